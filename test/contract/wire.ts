@@ -1,0 +1,46 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The reference captures live in ../shared beside the repository (CI and development checkouts). */
+const WIRE = fileURLToPath(new URL('../../../shared/reference/wire', import.meta.url));
+
+/** A reason to skip the capture comparisons, or false when the captures are there. */
+export const NO_WIRE: string | false = existsSync(WIRE) ? false : `wire captures not found at ${WIRE}`;
+
+type Json = Record<string, any>;
+
+/** Keys the service adds on purpose (api-behaviour.md section 0). */
+export const EXTRA_KEYS: Record<string, string[]> = { 'ipam.prefix': ['family', 'location'], 'ipam.ipaddress': ['family', 'vrf'] };
+
+/** OPTIONS fields the service adds on purpose (prefix `location` is the reference's too, write-only there). */
+export const EXTRA_OPTIONS: Record<string, string[]> = { 'ipam.prefix': ['family'], 'ipam.ipaddress': ['family', 'vrf'] };
+
+/** Reference fields that point at applications this service does not serve (cloud, wireless). */
+export const UNSERVED_KEYS: Record<string, string[]> = {
+  'dcim.manufacturer': ['cloud_account_count'],
+  'dcim.controllermanageddevicegroup': ['radio_profiles', 'wireless_networks'],
+  'circuits.circuittermination': ['cloud_network'],
+};
+
+/** The capture of one model (`app.model`), or undefined when the reference has none. */
+export function wireOf(model: string): Json | undefined {
+  const file = `${WIRE}/${model}.json`;
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+}
+
+/** The reference's sample object of a model at a depth, when the capture scenario made one. */
+export function sampleOf(model: string, depth: 0 | 1): Json | undefined {
+  const detail = wireOf(model)?.detail as Record<string, Json> | undefined;
+  return detail ? Object.values(detail)[0]?.[`depth=${depth}`] : undefined;
+}
+
+/** Keys of an object without the ones either side may carry on purpose. */
+export function keysOf(model: string, obj: Json, skip: Record<string, string[]>): string[] {
+  const drop = new Set([...(skip[model] ?? []), ...(UNSERVED_KEYS[model] ?? [])]);
+  return Object.keys(obj).filter((k) => !drop.has(k));
+}
+
+/** Number of natural-key parts in a natural slug (the trailing 4-hex id part left out). */
+export function slugParts(slug: string): number {
+  return slug.split('_').length - 1;
+}
