@@ -73,7 +73,7 @@ function modelParts(registry: Registry): { paths: Record<string, PathItem>; sche
   const paths: Record<string, PathItem> = {};
   const schemas: Record<string, Schema> = {};
   const note = registry.find('extras.note');
-  for (const model of registry.models) {
+  for (const model of registry.models.filter((m) => !m.internal)) {
     const own = names.get(model.id)!;
     Object.assign(schemas, buildModelSchemas(model, own));
     paths[`/${model.app}/${model.path}/`] = buildListPath(model, own);

@@ -27,7 +27,7 @@ export function registerRoots(app: FastifyInstance, services: Services): void {
     const { app: label } = req.params as { app: string };
     if (!apps.has(label) || label === 'status') throw new NotFoundError('Not found.', { versioned: false });
     const base = baseUrl(req);
-    const paths = [...services.registry.models.filter((m) => m.app === label).map((m) => m.path), ...(services.registry.rootPaths.get(label) ?? [])].sort();
+    const paths = [...services.registry.models.filter((m) => m.app === label && !m.internal).map((m) => m.path), ...(services.registry.rootPaths.get(label) ?? [])].sort();
     return sendJson(reply, 200, Object.fromEntries(paths.map((p) => [p, `${base}/api/${label}/${p}/`])));
   });
   app.get('/api/status/', async (_req, reply) => {

@@ -30,7 +30,7 @@ export class Registry {
     for (const model of models) {
       if (this.byId.has(model.id)) throw new RegistryError(`duplicate model ${model.id}`);
       this.byId.set(model.id, model);
-      this.byPath.set(`${model.app}/${model.path}`, model);
+      if (!model.internal) this.byPath.set(`${model.app}/${model.path}`, model);
     }
     this.refs = new Map();
     for (const model of models) {
@@ -59,6 +59,7 @@ export class Registry {
     return this.byId.get(id);
   }
 
+  /** The served model at `/api/<app>/<path>/` (internal models have none). */
   byAppPath(app: string, path: string): ResolvedModel | undefined {
     return this.byPath.get(`${app}/${path}`);
   }

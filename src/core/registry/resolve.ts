@@ -115,6 +115,7 @@ export function resolveModel(model: AuthoredModel): ResolvedModel {
     search: Object.freeze([...(model.search ?? ['name'].filter((n) => fieldMap.has(n)))]),
     rules: Object.freeze([...(model.rules ?? [])]),
     read_only: model.read_only ?? false,
+    internal: model.internal ?? false,
     before_save: model.before_save,
     unique_messages: Object.freeze({ ...(model.unique_messages ?? {}) }),
     class_name: toClassName(model.verbose_name),

@@ -140,6 +140,11 @@ export type AuthoredModel = {
   rules?: Rule[];
   /** Read-only endpoint (e.g. object changes). */
   read_only?: boolean;
+  /**
+   * Kept by the service but not served: no list/detail endpoints, API-root entry or OpenAPI
+   * paths; still a table and a content type (reference `dcim.cablepath`).
+   */
+  internal?: boolean;
   /** Fills service-computed columns before validation (password hashing, token keys, owners). */
   before_save?: (ctx: SaveContext) => void | Promise<void>;
   /** Custom 400 error for a unique-together violation, keyed by the set's field names joined with ','. */
@@ -194,6 +199,7 @@ export type ResolvedModel = Readonly<{
   search: readonly string[];
   rules: readonly Rule[];
   read_only: boolean;
+  internal: boolean;
   before_save?: (ctx: SaveContext) => void | Promise<void>;
   unique_messages: Readonly<Record<string, UniqueMessage>>;
   /** Class name used in 404 texts, e.g. `LocationType`. */

@@ -158,3 +158,23 @@ describe('GET /api/dcim/', () => {
     }
   });
 });
+
+describe('/api/dcim/cable-paths/', () => {
+  it('should not be served: absent from the root, 404 on list, detail and OPTIONS', async () => {
+    assert.equal((await t.call('GET', '/api/dcim/')).body['cable-paths'], undefined);
+    const stored = await t.app.services.dialect.db.selectFrom('dcim_cablepath').select('id').execute();
+    assert.ok(stored.length > 0, 'the paths are still stored');
+    for (const method of ['GET', 'OPTIONS'] as const) {
+      assert.equal((await t.call(method, '/api/dcim/cable-paths/')).status, 404, method);
+      assert.equal((await t.call(method, `/api/dcim/cable-paths/${stored[0].id}/`)).status, 404, method);
+    }
+  });
+
+  it('should be missing from the OpenAPI paths but stay a content type', async () => {
+    const doc = (await t.call('GET', '/api/swagger.json')).body;
+    assert.equal(Object.keys(doc.paths).filter((p) => p.includes('cable-path')).length, 0);
+    assert.ok(doc.paths['/dcim/cables/']);
+    const choices = (await t.call('OPTIONS', '/api/extras/notes/')).body.actions.POST.assigned_object_type.choices;
+    assert.ok(choices.some((c: any) => c.value === 'dcim.cablepath'), 'reference lists dcim.cablepath among content types');
+  });
+});

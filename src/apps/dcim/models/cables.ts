@@ -45,6 +45,8 @@ export const cablePath = defineModel({
   app: 'dcim', model: 'cablepath', verbose_name: 'cable path', verbose_name_plural: 'cable paths', path: 'cable-paths',
   base: 'base',
   read_only: true,
+  // The reference stores paths but serves no endpoint for them (catalogue: "no REST endpoint").
+  internal: true,
   fields: {
     origin_type: f.contentType({ read_only: true }),
     origin_id: f.uuid({ read_only: true }),
