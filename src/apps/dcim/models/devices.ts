@@ -128,10 +128,13 @@ export const device = defineModel({
     secrets_group: f.fk('extras.secretsgroup', { nullable: true, on_delete: 'SET_NULL' }),
     controller_managed_device_group: f.fk('dcim.controllermanageddevicegroup', { nullable: true, on_delete: 'SET_NULL' }),
     software_image_files: f.m2m('dcim.softwareimagefile', { label: 'Software Image Files' }),
-    /** Mirror of the bay's installed_device (reverse side in the reference), kept equal by the device-bay hooks. */
-    parent_bay: f.fk('dcim.devicebay', { nullable: true, on_delete: 'SET_NULL' }),
-    /** Merged config contexts, rendered only with `?include=config_context` (apps/extras/config-contexts). */
-    config_context: f.computed({ opt_in: 'config_context' }),
+    /**
+     * Mirror of the bay's installed_device (reverse side in the reference), kept equal by the
+     * device-bay hooks. After the common trailing keys, as the reference renders it.
+     */
+    parent_bay: f.fk('dcim.devicebay', { nullable: true, on_delete: 'SET_NULL', after_tail: true }),
+    /** Merged config contexts, rendered only with `?include=config_context` (apps/extras/config-contexts); last, as the reference. */
+    config_context: f.computed({ opt_in: 'config_context', after_tail: true }),
   },
   natural_key: ['name', 'tenant', 'location'],
   unique_together: [['location', 'tenant', 'name'], ['rack', 'position', 'face'], ['virtual_chassis', 'vc_position']],
