@@ -1,5 +1,6 @@
 import { deleteRows } from '../../../ops/write/delete.js';
 import { CABLE_TERMINATION_TYPES, PATH_ENDPOINT_TYPES, isUncabledInterfaceType } from './endpoints.js';
+import { recordEndChanges } from './end-changes.js';
 import { CABLE_FILTERS, connectedFilter, hasCableFilter } from './filters.js';
 import { attachCables, deletePathsFrom, detachCables, endsOf, originsEndingAt, originsThrough, retrace } from './paths.js';
 import type { FilterDef } from '../../../ops/filters/filter-set.js';
@@ -7,9 +8,10 @@ import type { AppExtensions, DeleteHookContext, ModelExtensions, WriteHookContex
 
 /**
  * New cables take their ends (cable, cable peer); new cables and cables whose status changed
- * retrace every path touching them, in the write's transaction.
+ * retrace every path touching them, in the write's transaction. The ends of new cables are
+ * change-logged as updated (only they are saved in the reference; far ends' paths are not).
  */
-async function onCablesWritten({ services, exec, plans }: WriteHookContext): Promise<void> {
+async function onCablesWritten({ services, exec, rc, plans }: WriteHookContext): Promise<void> {
   const created = plans.filter((p) => !p.before).map((p) => p.row);
   const restated = plans.filter((p) => p.before && p.before.status_id !== p.row.status_id).map((p) => p.row);
   if (created.length === 0 && restated.length === 0) return;
@@ -17,13 +19,18 @@ async function onCablesWritten({ services, exec, plans }: WriteHookContext): Pro
   const ends = created.flatMap(endsOf);
   const through = await originsThrough({ services, exec }, [...ends.map((e) => e.id), ...restated.map((c) => c.id)]);
   await retrace({ services, exec }, [...ends, ...through]);
+  await recordEndChanges({ services, exec, rc }, ends);
 }
 
-/** Cables about to go free their ends and the paths over them are traced again (ending where they now end). */
-async function onCablesDeleting({ services, exec, rows }: DeleteHookContext): Promise<void> {
+/**
+ * Cables about to go free their ends (change-logged as updated) and the paths over them are
+ * traced again (ending where they now end).
+ */
+async function onCablesDeleting({ services, exec, rc, rows }: DeleteHookContext): Promise<void> {
   const through = await originsThrough({ services, exec }, rows.map((r) => r.id));
   await detachCables({ services, exec }, rows);
   await retrace({ services, exec }, [...rows.flatMap(endsOf), ...through]);
+  await recordEndChanges({ services, exec, rc }, rows.flatMap(endsOf));
 }
 
 /** A deleted termination takes its cable with it (as the reference), and its own path. */
