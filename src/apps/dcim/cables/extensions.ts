@@ -2,6 +2,7 @@ import { deleteRows } from '../../../ops/write/delete.js';
 import { CABLE_TERMINATION_TYPES, PATH_ENDPOINT_TYPES, isUncabledInterfaceType } from './endpoints.js';
 import { recordEndChanges } from './end-changes.js';
 import { CABLE_FILTERS, connectedFilter, hasCableFilter } from './filters.js';
+import { checkRearPositionsInUse, onPassThroughPortsWritten } from './port-hooks.js';
 import { attachCables, deletePathsFrom, detachCables, endsOf, originsEndingAt, originsThrough, retrace } from './paths.js';
 import type { FilterDef } from '../../../ops/filters/filter-set.js';
 import type { AppExtensions, DeleteHookContext, ModelExtensions, WriteHookContext } from '../../../ops/extensions.js';
@@ -68,15 +69,17 @@ async function checkCabledInterfaceType({ plans }: WriteHookContext): Promise<vo
   }
 }
 
+/** Write hooks of single termination types. */
+const OWN_HOOKS: Readonly<Record<string, ModelExtensions>> = {
+  'dcim.interface': { parseInput: checkCabledInterfaceType },
+  'circuits.circuittermination': { afterWrite: onCircuitTerminationsWritten },
+  'dcim.frontport': { afterWrite: onPassThroughPortsWritten },
+  'dcim.rearport': { parseInput: checkRearPositionsInUse, afterWrite: onPassThroughPortsWritten },
+};
+
 function terminationExtensions(type: string): ModelExtensions {
   const filters: Record<string, FilterDef> = { has_cable: hasCableFilter, ...(PATH_ENDPOINT_TYPES.includes(type) ? { connected: connectedFilter } : {}) };
-  return {
-    beforeDelete: onTerminationsDeleting,
-    afterDelete: afterTerminationsDeleted,
-    filters,
-    ...(type === 'dcim.interface' ? { parseInput: checkCabledInterfaceType } : {}),
-    ...(type === 'circuits.circuittermination' ? { afterWrite: onCircuitTerminationsWritten } : {}),
-  };
+  return { beforeDelete: onTerminationsDeleting, afterDelete: afterTerminationsDeleted, filters, ...OWN_HOOKS[type] };
 }
 
 /** Cable behaviour on the cable model and on every cable termination model. */

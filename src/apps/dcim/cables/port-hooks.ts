@@ -1,0 +1,46 @@
+import { originsThrough, retrace } from './paths.js';
+import type { WriteHookContext } from '../../../ops/extensions.js';
+import type { ItemPlan } from '../../../ops/write/build-item.js';
+
+/** Columns of a pass-through port whose change reroutes the paths over it. */
+const ROUTING_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  'dcim.frontport': ['rear_port_id', 'rear_port_position'],
+  'dcim.rearport': ['positions'],
+};
+
+/** Ids whose stored paths a written port may reroute: the port and the rear ports it left and joined. */
+function touchedIds(type: string, plan: ItemPlan): string[] {
+  const { row, before } = plan;
+  const columns = ROUTING_COLUMNS[type] ?? [];
+  if (before && !columns.some((c) => row[c] !== before[c])) return [];
+  return [row.id, row.rear_port_id, before?.rear_port_id].filter((id): id is string => typeof id === 'string');
+}
+
+/**
+ * A front port moved to another rear port or position, a new front port, or a rear port with a
+ * new number of positions: every stored path over them is traced again (with the endpoints'
+ * connected_endpoint), in the write's transaction. Not change-logged: the reference writes
+ * paths without saving the endpoints.
+ */
+export async function onPassThroughPortsWritten({ services, exec, model, plans }: WriteHookContext): Promise<void> {
+  const ids = plans.flatMap((plan) => touchedIds(model.id, plan));
+  if (ids.length === 0) return;
+  await retrace({ services, exec }, await originsThrough({ services, exec }, ids));
+}
+
+/**
+ * A rear port cannot shrink below a position a front port is mapped to. When fewer positions
+ * than mapped front ports are asked for, the reference's count rule answers instead.
+ */
+export async function checkRearPositionsInUse({ services, exec, plans }: WriteHookContext): Promise<void> {
+  const fronts = services.registry.get('dcim.frontport');
+  for (const { row, before, errors } of plans) {
+    const positions = Number(row.positions);
+    if (!before || errors.positions || !(positions < Number(before.positions))) continue;
+    const mapped = await services.store.where(exec, fronts, { rear_port_id: row.id });
+    const beyond = mapped.filter((f) => Number(f.rear_port_position) > positions);
+    if (beyond.length === 0 || mapped.length > positions) continue;
+    const taken = beyond.map((f) => Number(f.rear_port_position)).sort((a, b) => a - b);
+    errors.positions = [`Cannot reduce the positions to ${positions}: front ports are mapped to position ${taken.join(', ')}.`];
+  }
+}
