@@ -13,6 +13,8 @@ export type Config = {
   exemptViewPermissions: string[];
   /** Allow reads without any token (only with EXEMPT_VIEW_PERMISSIONS=*; the reference refuses them). */
   superuser?: { name: string; password?: string; token?: string };
+  /** Megabytes of rendered GET responses kept until the next write (0 turns the cache off). */
+  responseCacheMb: number;
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
@@ -41,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     strictFiltering: toBool(env.STRICT_FILTERING, true),
     logLevel: env.LOG_LEVEL || 'info',
     workers: toInt(env.WORKERS, 1, 'WORKERS') || 1,
+    responseCacheMb: toInt(env.RESPONSE_CACHE_MB, 64, 'RESPONSE_CACHE_MB'),
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
     superuser: name
       ? { name, password: env.SUPERUSER_PASSWORD || undefined, token: env.SUPERUSER_API_TOKEN || undefined }

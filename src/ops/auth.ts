@@ -43,18 +43,39 @@ async function toActor(services: Services, user: Record<string, unknown>, writeE
   };
 }
 
-/** `Authorization: Token <key>` -> the actor, or the reference's 403 texts. */
-export async function authenticateToken(services: Services, key: string) {
+type TokenEntry = { generation: string; row: Record<string, unknown> | undefined; actor?: Actor & { write_enabled: boolean } };
+const tokenCache = new WeakMap<Services, Map<string, TokenEntry>>();
+
+/** The token row and its actor, reused while the database's write generation stands still. */
+async function lookupToken(services: Services, digest: string): Promise<TokenEntry> {
+  const generation = services.dialect.writeGeneration();
+  let entries = tokenCache.get(services);
+  if (!entries) tokenCache.set(services, (entries = new Map()));
+  const hit = entries.get(digest);
+  if (hit && generation !== null && hit.generation === generation) return hit;
   const row = await services.dialect.db
     .selectFrom('users_token as t')
     .innerJoin('users_user as u', 'u.id', 't.user_id')
     .select(['t.key', 't.expires', 't.write_enabled', 'u.id', 'u.username', 'u.is_superuser', 'u.is_active'])
-    .where('t.key_digest', '=', keyDigest(key))
+    .where('t.key_digest', '=', digest)
     .executeTakeFirst();
+  const entry: TokenEntry = { generation: generation ?? '', row };
+  if (generation !== null && services.dialect.writeGeneration() === generation) {
+    if (entries.size >= 1000) entries.clear();
+    entries.set(digest, entry);
+  }
+  return entry;
+}
+
+/** `Authorization: Token <key>` -> the actor, or the reference's 403 texts. */
+export async function authenticateToken(services: Services, key: string) {
+  const entry = await lookupToken(services, keyDigest(key));
+  const row = entry.row;
   if (!row || !safeEqual(String(row.key), key)) throw new NotAuthenticatedError('Invalid token');
   if (row.expires && String(row.expires) <= toIsoMicro(new Date())) throw new NotAuthenticatedError('Token expired');
   if (!services.dialect.decode('boolean', row.is_active)) throw new NotAuthenticatedError('User inactive');
-  return toActor(services, row, services.dialect.decode('boolean', row.write_enabled) as boolean);
+  entry.actor ??= await toActor(services, row, services.dialect.decode('boolean', row.write_enabled) as boolean);
+  return entry.actor;
 }
 
 /**

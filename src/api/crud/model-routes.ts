@@ -8,7 +8,8 @@ import { buildOptions } from '../metadata/options.js';
 import { queryParams, toRequestContext } from '../request-context.js';
 import { pageLinks } from './pagination.js';
 import { parsePaging, serializeOptions } from './query.js';
-import { sendEmpty, sendJson } from './respond.js';
+import { ResponseCache } from './response-cache.js';
+import { sendEmpty, sendJson, sendJsonText } from './respond.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { Services } from '../../ops/services.js';
@@ -20,7 +21,7 @@ export const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OP
 
 const ACTION: Record<string, 'view' | 'add' | 'change' | 'delete' | undefined> = { GET: 'view', HEAD: 'view', POST: 'add', PUT: 'change', PATCH: 'change', DELETE: 'delete' };
 
-type Ctx = { services: Services; model: ResolvedModel; req: FastifyRequest; reply: FastifyReply };
+type Ctx = { services: Services; model: ResolvedModel; req: FastifyRequest; reply: FastifyReply; cache: ResponseCache };
 
 /** A list/detail request names its model by app and path; unknown ones are a plain 404. */
 export function findModel(services: Services, req: FastifyRequest): ResolvedModel {
@@ -43,8 +44,23 @@ async function render(ctx: Ctx, rows: Row[], opts: { omitCounts?: boolean } = {}
   return serialize(ctx.services, ctx.services.dialect.db, ctx.model, rows, { ...serializeOptions(params, rc.baseUrl, { method: ctx.req.method }), ...opts });
 }
 
+/** A GET body from the response cache, or rendered by `build` and kept there. */
+async function cachedGet(ctx: Ctx, build: () => Promise<unknown>) {
+  const key = ctx.cache.keyFor(ctx.req);
+  let body = ctx.cache.get(key);
+  if (body === undefined) {
+    body = Buffer.from(JSON.stringify(await build()));
+    ctx.cache.set(key, body);
+  }
+  return sendJsonText(ctx.reply, 200, body);
+}
+
 async function listGet(ctx: Ctx) {
   if (ctx.req.wantsCsv) return sendCsvList(ctx.services, ctx.req, ctx.reply, ctx.model);
+  return cachedGet(ctx, () => listBody(ctx));
+}
+
+async function listBody(ctx: Ctx) {
   const params = queryParams(ctx.req);
   const rc = toRequestContext(ctx.req, '');
   const paging = parsePaging(params, ctx.services.config);
@@ -52,7 +68,7 @@ async function listGet(ctx: Ctx) {
   const { count, rows } = await listRows(ctx.services, rc, ctx.model, { params, ...paging, sort: params.get('sort')?.at(-1) });
   const results = await serialize(ctx.services, ctx.services.dialect.db, ctx.model, rows, opts);
   const links = pageLinks({ base: rc.baseUrl, path: new URL(ctx.req.url, 'http://x').pathname, params, count, ...paging });
-  return sendJson(ctx.reply, 200, { count, next: links.next, previous: links.previous, results });
+  return { count, next: links.next, previous: links.previous, results };
 }
 
 function routeName(model: ResolvedModel, kind: 'list' | 'detail'): string {
@@ -93,9 +109,9 @@ async function handleDetail(ctx: Ctx) {
   const params = queryParams(req);
   switch (req.method) {
     case 'GET': case 'HEAD': {
+      if (!req.wantsCsv) return cachedGet(ctx, async () => (await render(ctx, [await getRow(services, rc, model, key, params, 'view')]))[0]);
       const row = await getRow(services, rc, model, key, params, 'view');
-      if (req.wantsCsv) return sendCsvRows(services, req, reply, model, [row], { status: 200 });
-      return sendJson(reply, 200, (await render(ctx, [row]))[0]);
+      return sendCsvRows(services, req, reply, model, [row], { status: 200 });
     }
     case 'OPTIONS': return sendJson(reply, 200, buildOptions(services, model, { actor: req.actor, detail: true, writeEnabled: req.actor?.write_enabled !== false }));
     case 'POST': return refuseMethod(ctx, DETAIL_ALLOW);
@@ -112,6 +128,7 @@ async function handleDetail(ctx: Ctx) {
 
 /** Generic list and detail endpoints for every registered model. */
 export function registerModelRoutes(app: FastifyInstance, services: Services): void {
-  app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/', handler: (req, reply) => handleList({ services, model: findModel(services, req), req, reply }) });
-  app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/:key/', handler: (req, reply) => handleDetail({ services, model: findModel(services, req), req, reply }) });
+  const cache = new ResponseCache(services.dialect, services.config.responseCacheMb * 1024 * 1024);
+  app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/', handler: (req, reply) => handleList({ services, model: findModel(services, req), req, reply, cache }) });
+  app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/:key/', handler: (req, reply) => handleDetail({ services, model: findModel(services, req), req, reply, cache }) });
 }

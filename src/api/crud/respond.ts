@@ -2,7 +2,12 @@ import type { FastifyReply } from 'fastify';
 
 /** JSON with the reference's bare `application/json` content type. */
 export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return reply.code(status).header('content-type', 'application/json').send(JSON.stringify(body));
+  return sendJsonText(reply, status, JSON.stringify(body));
+}
+
+/** Already serialized JSON. */
+export function sendJsonText(reply: FastifyReply, status: number, text: string | Buffer): FastifyReply {
+  return reply.code(status).header('content-type', 'application/json').send(text);
 }
 
 export function sendEmpty(reply: FastifyReply): FastifyReply {

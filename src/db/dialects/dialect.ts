@@ -1,4 +1,4 @@
-import type { Kysely, RawBuilder } from 'kysely';
+import type { Kysely, LogEvent, RawBuilder } from 'kysely';
 import type { Storage } from '../../core/fields/kind.js';
 
 /**
@@ -27,6 +27,11 @@ export type Dialect = {
   listTables(): Promise<Map<string, Set<string>>>;
   /** Number of statements executed so far (query-count tests and the bench guard). */
   queryCount(): number;
+  /**
+   * A token that changes whenever committed data may have changed (any connection, any process),
+   * read without a statement; null where the database cannot offer one cheaply (response cache off).
+   */
+  writeGeneration(): string | null;
   /** Locks rows/tables for an allocation in the current transaction, where the database needs it. */
   lockTable(trx: Kysely<any>, table: string): Promise<void>;
   close(): Promise<void>;
@@ -50,7 +55,14 @@ export type JsonSql = {
 };
 
 /** Counts statements through Kysely's log hook. */
-export function makeCounter(): { count: () => number; log: () => void } {
+export function makeCounter(): { count: () => number; log: (event: LogEvent) => void } {
   let n = 0;
-  return { count: () => n, log: () => { n += 1; } };
+  const trace = process.env.SQL_TRACE === '1';
+  return {
+    count: () => n,
+    log: (event) => {
+      n += 1;
+      if (trace) process.stderr.write(`[sql ${event.queryDurationMillis.toFixed(2)} ms] ${event.query.sql}\n`);
+    },
+  };
 }

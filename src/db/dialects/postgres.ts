@@ -49,6 +49,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     },
     json: postgresJson,
     queryCount: counter.count,
+    writeGeneration: () => null,
     lockTable: async (trx, table) => {
       await sql`LOCK TABLE ${sql.table(table)} IN SHARE ROW EXCLUSIVE MODE`.execute(trx);
     },

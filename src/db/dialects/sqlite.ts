@@ -53,11 +53,21 @@ function openDatabase(file: string): Database.Database {
   return db;
 }
 
+/**
+ * `data_version` moves when another connection commits; `total_changes()` counts this
+ * connection's row changes (committed or not: a read waits for an open transaction anyway).
+ */
+function generationReader(db: Database.Database, schemaChanges: () => number): () => string {
+  const changes = db.prepare('SELECT total_changes()').pluck();
+  return () => `${db.pragma('data_version', { simple: true })}:${changes.get()}:${schemaChanges()}`;
+}
+
 /** The embedded database: one file (or memory), WAL mode. */
 export function createSqliteDialect(file: string): Dialect {
   const raw = openDatabase(file);
   const counter = makeCounter();
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }), log: counter.log });
+  let scripts = 0;
   return {
     name: 'sqlite',
     db,
@@ -77,6 +87,7 @@ export function createSqliteDialect(file: string): Dialect {
     ilike: (column, pattern) => sql`${column} LIKE ${pattern} ESCAPE '\\'`,
     regex: (column, pattern, ci) => sql`${column} REGEXP ${ci ? `(?i)${pattern}` : pattern}`,
     async execScript(statements) {
+      scripts += 1;
       if (statements.length > 0) raw.exec(statements.join(';\n'));
     },
     async listTables() {
@@ -85,6 +96,7 @@ export function createSqliteDialect(file: string): Dialect {
     },
     json: sqliteJson,
     queryCount: counter.count,
+    writeGeneration: generationReader(raw, () => scripts),
     lockTable: async () => undefined,
     close: () => db.destroy(),
   };

@@ -1,0 +1,56 @@
+import type { FastifyRequest } from 'fastify';
+import type { Dialect } from '../../db/dialects/dialect.js';
+import { baseUrl } from '../request-context.js';
+
+/**
+ * Rendered JSON bodies of generic list/detail GETs, valid until the database's write generation
+ * moves (any committed or pending row change, on any connection). Keys name everything a body
+ * depends on besides the data: the reader, the API version, the scheme and host (absolute URLs),
+ * the Accept header and the full URL with its query. Bounded by bytes, least recently used first out.
+ */
+export class ResponseCache {
+  private readonly entries = new Map<string, Buffer>();
+  private bytes = 0;
+  private generation: string | null = null;
+
+  constructor(private readonly dialect: Dialect, private readonly maxBytes: number) {}
+
+  /** The cache key for a request, or null when no body may be shared for it. */
+  keyFor(req: FastifyRequest): string | null {
+    if (this.maxBytes <= 0 || !req.actor) return null;
+    const generation = this.dialect.writeGeneration();
+    if (generation === null) return null;
+    if (generation !== this.generation) this.clear(generation);
+    return `${generation}\n${req.actor.id}\n${req.apiVersion}\n${baseUrl(req)}\n${req.headers.accept ?? ''}\n${req.url}`;
+  }
+
+  get(key: string | null): Buffer | undefined {
+    if (key === null) return undefined;
+    const body = this.entries.get(key);
+    if (body !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, body);
+    }
+    return body;
+  }
+
+  /** Keeps `body` unless the data moved while it was rendered (it may mix two states then). */
+  set(key: string | null, body: Buffer): void {
+    if (key === null || body.length > this.maxBytes / 8) return;
+    const now = this.dialect.writeGeneration();
+    if (now !== this.generation || !key.startsWith(`${now}\n`)) return;
+    this.entries.set(key, body);
+    this.bytes += body.length;
+    for (const [oldest, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= old.length;
+    }
+  }
+
+  private clear(generation: string): void {
+    this.entries.clear();
+    this.bytes = 0;
+    this.generation = generation;
+  }
+}
