@@ -68,11 +68,12 @@ async function datasetCounts(client: ApiClient, catalog: Catalog): Promise<Recor
 
 /** One GET scenario under load, with the server's peak RSS over it. */
 async function measureRead(server: ChildServer, s: ReadScenario, settings: LoadSettings, counted: { statements: number; cpuMs: number } | null): Promise<ReadRow | string> {
-  const probe = await fetch(server.url + s.paths[0], { headers: HEADERS });
+  const headers = { ...HEADERS, ...s.headers };
+  const probe = await fetch(server.url + s.paths[0], { headers });
   const bytes = (await probe.arrayBuffer()).byteLength;
   if (probe.status !== 200) return `${s.name} skipped: GET ${s.paths[0]} -> ${probe.status}`;
   const mem = watchMemory(server.pid);
-  const fig = await drive({ base: server.url, paths: s.paths, headers: HEADERS, settings });
+  const fig = await drive({ base: server.url, paths: s.paths, headers, settings });
   return { ...fig, name: s.name, path: s.paths.length > 1 ? `${s.paths[0]} (+${s.paths.length - 1} more)` : s.paths[0], list: s.list, floorRatio: null, statements: counted?.statements ?? null, cpuMs: counted?.cpuMs ?? null, bytes, peakRssMb: mem.stop().peakMb };
 }
 

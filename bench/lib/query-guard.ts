@@ -1,10 +1,13 @@
 import { BENCH_TOKEN } from './env.js';
 import type { FastifyInstance } from 'fastify';
 
+/** In-process figures describe a full render: the response cache is bypassed. */
+export const FRESH = { 'cache-control': 'no-cache' } as const;
+
 /** SQL statements one request costs, counted through the dialect's hook (in-process, inject()). */
 export async function countStatements(app: FastifyInstance, url: string): Promise<{ statements: number; status: number; rows: number | null }> {
   const before = app.services.dialect.queryCount();
-  const res = await app.inject({ method: 'GET', url, headers: { authorization: `Token ${BENCH_TOKEN}`, accept: 'application/json' } });
+  const res = await app.inject({ method: 'GET', url, headers: { ...FRESH, authorization: `Token ${BENCH_TOKEN}`, accept: 'application/json' } });
   const statements = app.services.dialect.queryCount() - before;
   let rows: number | null = null;
   try {
@@ -20,7 +23,7 @@ export async function countStatements(app: FastifyInstance, url: string): Promis
  * includes SQLite's work but not a PostgreSQL server's.
  */
 export async function cpuPerRequest(app: FastifyInstance, url: string, times = 20): Promise<number> {
-  const headers = { authorization: `Token ${BENCH_TOKEN}`, accept: 'application/json' };
+  const headers = { ...FRESH, authorization: `Token ${BENCH_TOKEN}`, accept: 'application/json' };
   await app.inject({ method: 'GET', url, headers });
   const before = process.cpuUsage();
   for (let i = 0; i < times; i += 1) await app.inject({ method: 'GET', url, headers });

@@ -51,6 +51,7 @@ export function toMarkdown(r: Results): string {
     `- 1-minute load average ${m.loadAtStart.toFixed(2)} before the run, ${m.loadAtEnd.toFixed(2)} at its end (other work on the machine skews every figure)`,
     `- data set: ${r.dataset.scale}${r.dataset.seeded ? `, seeded in this run in ${n1(r.dataset.seedSeconds ?? NaN)} s (${n0(r.dataset.seedObjectsPerSecond ?? NaN)} objects/s through the bulk API)` : ', already present'}: ${counts}`,
     `- load: autocannon in the harness process, ${r.settings.connections} connections, ${r.settings.warmup} s warm-up then ${r.settings.duration} s per scenario, loopback; the service is one child process (\`node --import tsx src/server.ts\`)`,
+    `- the service keeps rendered GET bodies until the next write (response cache, SQLite only): rows without "uncached" are mostly served from it after the first request; "uncached" rows send \`Cache-Control: no-cache\` so every request renders afresh; SQL/req and CPU ms/req always describe a fresh render`,
     `- × floor = floor req/s ÷ scenario req/s (1.0× would be as fast as a bare route sending the same bytes); SQL/req is counted in-process with \`dialect.queryCount()\`; CPU ms/req is this process's CPU time per request through inject() (SQLite's work included, a PostgreSQL server's not), steadier than req/s on a busy machine`,
     `- server RSS: ${n0(r.server.startRssMb)} MB after start, ${n0(r.server.peakRssMb)} MB peak over the run${r.server.seedPeakRssMb ? ` (${n0(r.server.seedPeakRssMb)} MB peak while seeding)` : ''}; whole run ${n0(r.totalSeconds)} s`,
     '',

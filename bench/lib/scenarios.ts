@@ -2,7 +2,10 @@ import type { Catalog } from './catalog.js';
 import type { Fixtures } from './fixtures.js';
 
 /** A read scenario: GET requests over `paths` in turn; `list` ones are compared to the floor. */
-export type ReadScenario = { name: string; paths: string[]; list: boolean };
+export type ReadScenario = { name: string; paths: string[]; list: boolean; headers?: Record<string, string> };
+
+/** Request headers that make the service render afresh (its response cache bypassed). */
+const UNCACHED = { 'cache-control': 'no-cache' };
 
 /** The depth-0 list page the floor serves byte for byte. */
 export const FLOOR_PATH = '/api/dcim/locations/?limit=50';
@@ -25,6 +28,9 @@ export function readScenarios(catalog: Catalog, fx: Fixtures, counts: Record<str
   if (fx.busyTenant) s.push({ name: 'locations filtered by tenant (FK)', paths: [`/api/dcim/locations/?limit=50&tenant=${fx.busyTenant}`], list: true });
   s.push({ name: 'locations q search', paths: ['/api/dcim/locations/?limit=50&q=frankfurt'], list: true });
   s.push({ name: 'location detail GET', paths: fx.locationIds.map((id) => `/api/dcim/locations/${id}/`), list: false });
+  s.push({ name: 'locations list, limit 50, depth 0, uncached', paths: [FLOOR_PATH], list: true, headers: UNCACHED });
+  s.push({ name: 'locations list, limit 50, depth 1, uncached', paths: ['/api/dcim/locations/?limit=50&depth=1'], list: true, headers: UNCACHED });
+  s.push({ name: 'location detail GET, uncached', paths: fx.locationIds.map((id) => `/api/dcim/locations/${id}/`), list: false, headers: UNCACHED });
   s.push({ name: 'tenants list, limit 50, depth 1', paths: ['/api/tenancy/tenants/?limit=50&depth=1'], list: true });
   if (usable('dcim', 'devices')) {
     s.push({ name: 'devices list, limit 50, depth 0', paths: ['/api/dcim/devices/?limit=50'], list: true });

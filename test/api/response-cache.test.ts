@@ -37,6 +37,12 @@ describe('response cache: a repeated GET is served from memory until the data mo
     if (onSqlite) assert.equal(second.statements, 0);
   });
 
+  it('Cache-Control: no-cache renders afresh', async () => {
+    await counted(t, '/api/tenancy/tenants/?limit=5');
+    const fresh = await counted(t, '/api/tenancy/tenants/?limit=5', { 'cache-control': 'no-cache' });
+    assert.ok(fresh.statements > 1);
+  });
+
   it('a write through the API is seen by the next GET (list and detail)', async () => {
     await counted(t, `/api/tenancy/tenants/${tenant.id}/`);
     assert.equal((await t.call('PATCH', `/api/tenancy/tenants/${tenant.id}/`, { description: 'changed' })).status, 200);

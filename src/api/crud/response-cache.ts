@@ -7,6 +7,7 @@ import { baseUrl } from '../request-context.js';
  * moves (any committed or pending row change, on any connection). Keys name everything a body
  * depends on besides the data: the reader, the API version, the scheme and host (absolute URLs),
  * the Accept header and the full URL with its query. Bounded by bytes, least recently used first out.
+ * A request with `Cache-Control: no-cache` (or `no-store`) is always rendered afresh.
  */
 export class ResponseCache {
   private readonly entries = new Map<string, Buffer>();
@@ -17,7 +18,7 @@ export class ResponseCache {
 
   /** The cache key for a request, or null when no body may be shared for it. */
   keyFor(req: FastifyRequest): string | null {
-    if (this.maxBytes <= 0 || !req.actor) return null;
+    if (this.maxBytes <= 0 || !req.actor || /no-cache|no-store/i.test(String(req.headers['cache-control'] ?? ''))) return null;
     const generation = this.dialect.writeGeneration();
     if (generation === null) return null;
     if (generation !== this.generation) this.clear(generation);
