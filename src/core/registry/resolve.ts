@@ -72,6 +72,14 @@ function commonTail(features: Set<string>, declared: Record<string, AuthoredFiel
   return tail;
 }
 
+/** Puts the named fields first, in that order (AuthoredModel `head_order`). */
+function moveToHead(modelId: string, fields: ResolvedField[], head: readonly string[]): void {
+  const named = head.map((name) => fields.find((fld) => fld.name === name));
+  const unknown = head.find((_, n) => !named[n]);
+  if (unknown) throw new RegistryError(`${modelId}: head_order names unknown field "${unknown}"`);
+  fields.splice(0, fields.length, ...(named as ResolvedField[]), ...fields.filter((fld) => !head.includes(fld.name)));
+}
+
 /** Authored declaration -> resolved, frozen model. */
 export function resolveModel(model: AuthoredModel): ResolvedModel {
   const id = model.object_type ?? `${model.app}.${model.model}`;
@@ -87,6 +95,7 @@ export function resolveModel(model: AuthoredModel): ResolvedModel {
     fields.push(resolveField(id, name, def, { common: true, column, opt_in: optIn }));
   }
   for (const [name, def] of declared.filter(([, d]) => d.after_tail)) fields.push(resolveField(id, name, def));
+  if (model.head_order) moveToHead(id, fields, model.head_order);
   const fieldMap = new Map(fields.map((fld) => [fld.name, fld]));
   for (const key of [...model.natural_key, ...model.ordering.map((o) => o.replace(/^-/, '')), ...(model.indexes ?? []).flat()]) {
     if (key !== 'pk' && !fieldMap.has(key)) throw new RegistryError(`${id}: natural key or ordering names unknown field "${key}"`);

@@ -153,6 +153,12 @@ export type AuthoredModel = {
   description?: string;
   /** Order of the common trailing keys when the reference differs from the default. */
   tail_order?: string[];
+  /**
+   * Keys the reference renders first, in this order, when it differs from the default head
+   * (`id`, `object_type`, `display`, `url`, `natural_slug`), e.g. templates put `notes_url`
+   * right after `natural_slug`, interfaces put `cable_peer_type`/`cable_peer` before it.
+   */
+  head_order?: string[];
   /** `object_type` when it differs from `<app>.<model>` (e.g. `auth.group` served under users). */
   object_type?: string;
 };

@@ -7,6 +7,9 @@ import { allocatedWithinMaximum, deviceBayTemplateOnParent, interfaceSpeedDuplex
 /** A column value as display text; null and undefined become ''. */
 const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
 
+/** Templates render `notes_url` right after the common head keys, as the reference does. */
+const TEMPLATE_HEAD = ['id', 'object_type', 'display', 'url', 'natural_slug', 'notes_url'];
+
 /** Component display: the name, with the label in parentheses when one is set. */
 const nameWithLabel: DisplayFn = (row) => (row.label ? `${text(row.name)} (${text(row.label)})` : text(row.name));
 
@@ -28,6 +31,7 @@ export const consolePortTemplate = defineModel({
   ordering: ['device_type', 'module_type', 'name'],
   display: nameWithLabel,
   search: ['name', 'label', 'description'],
+  head_order: TEMPLATE_HEAD,
   tail_order: ['notes_url', 'created', 'last_updated', 'custom_fields', 'computed_fields', 'relationships'],
   rules: [templateHasOneOwner],
 });
@@ -50,6 +54,7 @@ export const consoleServerPortTemplate = defineModel({
   ordering: ['device_type', 'module_type', 'name'],
   display: nameWithLabel,
   search: ['name', 'label', 'description'],
+  head_order: TEMPLATE_HEAD,
   tail_order: ['notes_url', 'created', 'last_updated', 'custom_fields', 'computed_fields', 'relationships'],
   rules: [templateHasOneOwner],
 });
@@ -75,6 +80,7 @@ export const powerPortTemplate = defineModel({
   ordering: ['device_type', 'module_type', 'name'],
   display: nameWithLabel,
   search: ['name', 'label', 'description'],
+  head_order: TEMPLATE_HEAD,
   tail_order: ['notes_url', 'created', 'last_updated', 'custom_fields', 'computed_fields', 'relationships'],
   rules: [templateHasOneOwner, allocatedWithinMaximum],
 });
@@ -99,6 +105,7 @@ export const powerOutletTemplate = defineModel({
   ordering: ['device_type', 'module_type', 'name'],
   display: nameWithLabel,
   search: ['name', 'label', 'description'],
+  head_order: TEMPLATE_HEAD,
   tail_order: ['notes_url', 'created', 'last_updated', 'custom_fields', 'computed_fields', 'relationships'],
   rules: [templateHasOneOwner, sameTypeAs('power_port_template', 'dcim.powerporttemplate', 'power port')],
 });
@@ -124,6 +131,7 @@ export const interfaceTemplate = defineModel({
   ordering: ['device_type', 'module_type', 'name'],
   display: nameWithLabel,
   search: ['name', 'label', 'description'],
+  head_order: TEMPLATE_HEAD,
   tail_order: ['notes_url', 'created', 'last_updated', 'custom_fields', 'computed_fields', 'relationships'],
   rules: [templateHasOneOwner, interfaceSpeedDuplex],
 });
@@ -148,6 +156,7 @@ export const frontPortTemplate = defineModel({
   ordering: ['device_type', 'module_type', 'name'],
   display: nameWithLabel,
   search: ['name', 'label', 'description'],
+  head_order: TEMPLATE_HEAD,
   tail_order: ['notes_url', 'created', 'last_updated', 'custom_fields', 'computed_fields', 'relationships'],
   rules: [templateHasOneOwner, sameTypeAs('rear_port_template', 'dcim.rearporttemplate', 'rear port'), rearPortPositionExists('rear_port_template', 'dcim.rearporttemplate')],
 });
@@ -171,6 +180,7 @@ export const rearPortTemplate = defineModel({
   ordering: ['device_type', 'module_type', 'name'],
   display: nameWithLabel,
   search: ['name', 'label', 'description'],
+  head_order: TEMPLATE_HEAD,
   tail_order: ['notes_url', 'created', 'last_updated', 'custom_fields', 'computed_fields', 'relationships'],
   rules: [templateHasOneOwner],
 });
@@ -191,6 +201,7 @@ export const deviceBayTemplate = defineModel({
   ordering: ['device_type', 'name'],
   display: nameWithLabel,
   search: ['name', 'label', 'description'],
+  head_order: TEMPLATE_HEAD,
   tail_order: ['notes_url', 'created', 'last_updated', 'custom_fields', 'computed_fields', 'relationships'],
   rules: [deviceBayTemplateOnParent],
 });
@@ -216,6 +227,7 @@ export const moduleBayTemplate = defineModel({
   display: (row, ctx) => `${text((ctx.related('dcim.devicetype', row.device_type_id) ?? ctx.related('dcim.moduletype', row.module_type_id))?.model)} (${text(row.name)})`,
   display_needs: ['device_type', 'module_type'],
   search: ['name', 'position', 'label', 'description'],
+  head_order: TEMPLATE_HEAD,
   tail_order: ['notes_url', 'created', 'last_updated', 'custom_fields', 'computed_fields', 'relationships'],
   rules: [templateHasOneOwner],
 });
