@@ -114,6 +114,8 @@ export const powerOutlet = defineModel({
 export const deviceInterface = defineModel({
   app: 'dcim', model: 'interface', verbose_name: 'interface', verbose_name_plural: 'interfaces', path: 'interfaces',
   base: 'primary',
+  /** The reference renders an interface's cable peer before its natural slug (only interfaces do). */
+  head_order: ['id', 'object_type', 'display', 'url', 'cable_peer_type', 'cable_peer', 'natural_slug'],
   features: ['statuses', 'roles', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links', 'cable_terminations'],
   fields: {
     ...pathEndpointFields(),
