@@ -28,8 +28,8 @@ export const virtualMachine = defineModel({
     primary_ip6: f.fk('ipam.ipaddress', { nullable: true, label: 'Primary IPv6', on_delete: 'SET_NULL' }),
     software_version: f.fk('dcim.softwareversion', { nullable: true }),
     software_image_files: f.m2m('dcim.softwareimagefile', { label: 'Software Image Files' }),
-    /** Merged config contexts, rendered only with `?include=config_context` (apps/extras/config-contexts). */
-    config_context: f.computed({ opt_in: 'config_context' }),
+    /** Merged config contexts, rendered only with `?include=config_context` (apps/extras/config-contexts); last, as the reference. */
+    config_context: f.computed({ opt_in: 'config_context', after_tail: true }),
   },
   natural_key: ['cluster', 'tenant', 'name'],
   unique_together: [['cluster', 'tenant', 'name']],
