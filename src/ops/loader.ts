@@ -91,12 +91,31 @@ export class Loader {
       if (field.kind === 'fk' && field.to) {
         const target = this.services.registry.get(field.to);
         const related = this.get(target.id, value);
-        out.push(...(related ? this.naturalKeyParts(target, related) : [null]));
+        out.push(...(related ? this.naturalKeyParts(target, related) : this.nullParts(target)));
       } else if (field.kind === 'content_type' && typeof value === 'string') {
         out.push(...value.split('.'));
       } else out.push(value);
     }
     return out;
+  }
+
+  /**
+   * The parts of an unset FK: one null per component of the target's natural key, as the
+   * reference flattens it (a template without module type: `acme_box___con0`) and as composite
+   * key look-ups read it; a single null where the key recurses (tree parents).
+   */
+  private nullParts(model: ResolvedModel, seen: ReadonlySet<string> = new Set()): null[] {
+    if (seen.has(model.id)) return [null];
+    const parts: null[] = [];
+    for (const name of model.natural_key) {
+      const field = model.fieldMap.get(name);
+      if (field?.kind === 'fk' && field.to) {
+        const target = this.services.registry.get(field.to);
+        if (target.id === model.id || seen.has(target.id)) return [null];
+        parts.push(...this.nullParts(target, new Set([...seen, model.id])));
+      } else parts.push(...(field?.kind === 'content_type' ? [null, null] : [null]));
+    }
+    return parts;
   }
 
   naturalSlug(model: ResolvedModel, row: Row): string {
