@@ -69,4 +69,18 @@ describe('change log of cable writes', () => {
       entry('delete', 'dcim.device', doomed), entry('delete', 'dcim.interface', near), entry('delete', 'dcim.cable', made), entry('update', 'dcim.interface', far),
     ].sort());
   });
+
+  it('should keep one delete record for ends deleted in the same request as their cable', async () => {
+    const devices = await t.call('POST', '/api/dcim/devices/', ['g1', 'g2'].map((name) => ({ name, device_type: d.a.device_type.id, role: d.a.role.id, location: d.a.location.id, status: 'Active' })));
+    const [g1, g2] = devices.body;
+    const ends = [await makeInterface(t, g1, 'l0'), await makeInterface(t, g2, 'l0'), await makeInterface(t, g2, 'l1'), await makeInterface(t, d.b, 'y4')];
+    const across = (await cable(t, ['dcim.interface', ends[0]], ['dcim.interface', ends[1]])).body;
+    const out = (await cable(t, ['dcim.interface', ends[3]], ['dcim.interface', ends[2]])).body;
+    assert.equal((await t.call('DELETE', '/api/dcim/devices/', [{ id: g1.id }, { id: g2.id }])).status, 204);
+    const { list } = await requestChanges(g1.id, 'delete');
+    assert.deepEqual(list, [
+      entry('delete', 'dcim.device', g1), entry('delete', 'dcim.device', g2), entry('delete', 'dcim.cable', across), entry('delete', 'dcim.cable', out),
+      ...ends.slice(0, 3).map((e) => entry('delete', 'dcim.interface', e)), entry('update', 'dcim.interface', ends[3]),
+    ].sort());
+  });
 });

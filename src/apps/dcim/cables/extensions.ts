@@ -1,6 +1,6 @@
 import { deleteRows } from '../../../ops/write/delete.js';
 import { CABLE_TERMINATION_TYPES, PATH_ENDPOINT_TYPES, isUncabledInterfaceType } from './endpoints.js';
-import { recordEndChanges } from './end-changes.js';
+import { deferEndChanges, flushEndChanges, recordEndChanges } from './end-changes.js';
 import { CABLE_FILTERS, connectedFilter, hasCableFilter } from './filters.js';
 import { checkRearPositionsInUse, onPassThroughPortsWritten } from './port-hooks.js';
 import { attachCables, deletePathsFrom, detachCables, endsOf, originsEndingAt, originsThrough, retrace } from './paths.js';
@@ -36,6 +36,7 @@ async function onCablesDeleting({ services, exec, rc, rows }: DeleteHookContext)
 
 /** A deleted termination takes its cable with it (as the reference), and its own path. */
 async function onTerminationsDeleting({ services, exec, rc, rows }: DeleteHookContext): Promise<void> {
+  deferEndChanges(rc);
   const cableModel = services.registry.get('dcim.cable');
   const cables = await services.store.byIds(exec, cableModel, rows.map((r) => r.cable_id));
   if (cables.length > 0) await deleteRows(services, exec, rc, cableModel, cables);
@@ -43,8 +44,9 @@ async function onTerminationsDeleting({ services, exec, rc, rows }: DeleteHookCo
 }
 
 /** Paths over deleted terminations without a cable of their own (a pass-through port, a circuit's far end) end elsewhere now. */
-async function afterTerminationsDeleted({ services, exec, rows }: DeleteHookContext): Promise<void> {
+async function afterTerminationsDeleted({ services, exec, rc, rows }: DeleteHookContext): Promise<void> {
   await retrace({ services, exec }, await originsThrough({ services, exec }, rows.map((r) => r.id)));
+  await flushEndChanges({ services, exec, rc });
 }
 
 /** A new circuit termination extends the paths that ended at the circuit's other end. */
