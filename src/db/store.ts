@@ -10,10 +10,32 @@ export type Exec = Kysely<any>;
 /** Rows per IN (...) list: a whole page (MAX_PAGE_SIZE 1000) fits one statement. */
 const CHUNK = 1000;
 
+/** Bound parameters per statement: under SQLite's 32766 and PostgreSQL's 65535. */
+const MAX_PARAMS = 30000;
+
+/** Rows per multi-row statement carrying `perRow` parameters each (at most CHUNK). */
+export function rowsPerStatement(perRow: number): number {
+  return Math.max(1, Math.min(CHUNK, Math.floor(MAX_PARAMS / Math.max(1, perRow))));
+}
+
 export function chunk<T>(items: T[], size = CHUNK): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
+}
+
+/** SQL type of a column for the casts of a VALUES list (its parameters carry no type in PostgreSQL). */
+function castType(model: ResolvedModel, column: string, dialect: Dialect): string {
+  const field = model.columns.find((c) => c.column === column);
+  return dialect.columnType(field ? field.behaviour.storage : 'text');
+}
+
+/** `UPDATE t SET c = v.columnN FROM (VALUES (id, c...), ...) AS v WHERE t.id = v.column1`. */
+async function updateFromValues(exec: Exec, model: ResolvedModel, cols: string[], rows: { id: string; values: Record<string, unknown> }[], dialect: Dialect): Promise<void> {
+  const types = ['id', ...cols].map((c) => sql.raw(castType(model, c, dialect)));
+  const tuples = rows.map((r) => sql`(${sql.join([r.id, ...cols.map((c) => r.values[c])].map((v, i) => sql`CAST(${v} AS ${types[i]})`))})`);
+  const sets = cols.map((c, i) => sql`${sql.ref(c)} = v.${sql.raw(`column${i + 2}`)}`);
+  await sql`UPDATE ${sql.table(model.table)} SET ${sql.join(sets)} FROM (VALUES ${sql.join(tuples)}) AS v WHERE ${sql.ref(`${model.table}.id`)} = v.column1`.execute(exec);
 }
 
 /**
@@ -78,8 +100,9 @@ export class Store {
     return (await query.execute()).map((r) => this.decode(model, r));
   }
 
+  /** Multi-row INSERTs, as many rows per statement as the parameter limit allows. */
   async insert(exec: Exec, model: ResolvedModel, rows: Row[]): Promise<void> {
-    for (const part of chunk(rows, 200)) {
+    for (const part of chunk(rows, rowsPerStatement(model.columns.length))) {
       await exec.insertInto(model.table).values(part.map((r) => this.encode(model, r))).execute();
     }
   }
@@ -88,6 +111,23 @@ export class Store {
     const values = this.encode(model, changes);
     if (Object.keys(values).length === 0) return;
     await exec.updateTable(model.table).set(values).where('id', '=', id).execute();
+  }
+
+  /** Updates many rows, one statement per set of changed columns (and per parameter-limit chunk). */
+  async updateMany(exec: Exec, model: ResolvedModel, changes: { id: string; values: Record<string, unknown> }[]): Promise<void> {
+    const groups = new Map<string, { cols: string[]; rows: { id: string; values: Record<string, unknown> }[] }>();
+    for (const change of changes) {
+      const values = this.encode(model, change.values);
+      const cols = Object.keys(values).sort();
+      if (cols.length === 0) continue;
+      const group = groups.get(cols.join(',')) ?? { cols, rows: [] };
+      group.rows.push({ id: change.id, values });
+      groups.set(cols.join(','), group);
+    }
+    for (const { cols, rows } of groups.values()) {
+      if (rows.length === 1) await exec.updateTable(model.table).set(rows[0].values).where('id', '=', rows[0].id).execute();
+      else for (const part of chunk(rows, rowsPerStatement(cols.length + 1))) await updateFromValues(exec, model, cols, part, this.dialect);
+    }
   }
 
   async deleteIds(exec: Exec, model: ResolvedModel, ids: string[]): Promise<void> {
@@ -108,9 +148,10 @@ export class Store {
     for (const part of chunk([...new Set(sourceIds)])) {
       const rows = await exec.selectFrom(joinTable(model, field)).select(['source_id', `${valueCol} as value`]).where('source_id', 'in', part).execute();
       for (const r of rows) {
-        const list = out.get(r.source_id as string) ?? [];
-        list.push(r.value as string);
-        out.set(r.source_id as string, list);
+        // Integer ids come back as numbers; rows carry every id as text.
+        const list = out.get(String(r.source_id)) ?? [];
+        list.push(String(r.value));
+        out.set(String(r.source_id), list);
       }
     }
     for (const list of out.values()) list.sort();
@@ -137,7 +178,7 @@ export class Store {
     const out = new Map<string, number>();
     for (const part of chunk([...new Set(targetIds)])) {
       const rows = await exec.selectFrom(joinTable(model, field)).select(['target_id', sql<number>`count(*)`.as('n')]).where('target_id', 'in', part).groupBy('target_id').execute();
-      for (const r of rows) out.set(r.target_id as string, Number(r.n));
+      for (const r of rows) out.set(String(r.target_id), Number(r.n));
     }
     return out;
   }
@@ -147,7 +188,7 @@ export class Store {
     const out = new Map<string, number>();
     for (const part of chunk([...new Set(values)])) {
       const rows = await exec.selectFrom(model.table).select([column, sql<number>`count(*)`.as('n')]).where(column, 'in', part).groupBy(column).execute();
-      for (const r of rows) out.set(r[column] as string, Number(r.n));
+      for (const r of rows) out.set(String(r[column]), Number(r.n));
     }
     return out;
   }

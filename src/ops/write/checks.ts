@@ -1,5 +1,7 @@
 import { toLabel } from '../../core/registry/resolve.js';
 import { chunk } from '../../db/store.js';
+import { RowBatcher } from './row-batcher.js';
+import { collidingPlans } from './unique-together.js';
 import type { Exec } from '../../db/store.js';
 import type { ResolvedModel, Row, RuleContext } from '../../core/registry/types.js';
 import type { Services } from '../services.js';
@@ -40,13 +42,12 @@ async function checkUniqueTogether(services: Services, exec: Exec, model: Resolv
     const cols = set.map((n) => model.fieldMap.get(n)?.column).filter((c): c is string => !!c);
     if (cols.length !== set.length) continue;
     const custom = model.unique_messages[set.join(',')];
+    const checked = plans.filter((plan) => custom?.nulls_equal || !cols.some((c) => plan.row[c] === null || plan.row[c] === undefined));
+    const colliding = await collidingPlans(services, exec, model, cols, checked);
     const seen = new Set<string>();
-    for (const plan of plans) {
-      if (!custom?.nulls_equal && cols.some((c) => plan.row[c] === null || plan.row[c] === undefined)) continue;
-      let query = exec.selectFrom(model.table).select('id').where('id', '!=', plan.row.id);
-      for (const c of cols) query = plan.row[c] === null || plan.row[c] === undefined ? query.where(c, 'is', null) : query.where(c, '=', services.store.encodeColumn(model, c, plan.row[c]));
+    for (const plan of checked) {
       const key = JSON.stringify(cols.map((c) => plan.row[c] ?? null));
-      if ((await query.limit(1).execute()).length > 0 || seen.has(key)) {
+      if (colliding.has(plan) || seen.has(key)) {
         if (custom) addError(plan, custom.field, typeof custom.message === 'function' ? custom.message(plan.row) : custom.message);
         else addError(plan, 'non_field_errors', `The fields ${set.join(', ')} must make a unique set.`);
       }
@@ -55,19 +56,26 @@ async function checkUniqueTogether(services: Services, exec: Exec, model: Resolv
   }
 }
 
-/** Runs the model's rules (catalogue clean() checks) on each object that passed field checks. */
+/** The model's rules on one object, in order; errors are added to its plan. */
+async function rulesOf(model: ResolvedModel, plan: ItemPlan, reader: RowBatcher): Promise<void> {
+  const ctx: RuleContext = { row: plan.row as Row, before: plan.before, get: (m, id) => reader.get(m, id), find: (m, where) => reader.find(m, where), model };
+  for (const rule of model.rules) {
+    const errors = await rule(ctx);
+    for (const [field, message] of Object.entries(errors ?? {})) addError(plan, field, message);
+  }
+}
+
+/**
+ * Runs the model's rules (catalogue clean() checks) on each object that passed field checks.
+ * The objects' rules run side by side so their reads share queries (RowBatcher); every run is
+ * settled before an error is passed on, so no read outlives the transaction.
+ */
 async function checkRules(services: Services, exec: Exec, model: ResolvedModel, plans: ItemPlan[]): Promise<void> {
   if (model.rules.length === 0) return;
-  const get = async (modelId: string, id: unknown) => (typeof id === 'string' ? services.store.byId(exec, services.registry.get(modelId), id) : undefined);
-  const find = (modelId: string, where: Record<string, unknown>) => services.store.where(exec, services.registry.get(modelId), where);
-  for (const plan of plans) {
-    if (Object.keys(plan.errors).length > 0) continue;
-    const ctx: RuleContext = { row: plan.row as Row, before: plan.before, get, find, model };
-    for (const rule of model.rules) {
-      const errors = await rule(ctx);
-      for (const [field, message] of Object.entries(errors ?? {})) addError(plan, field, message);
-    }
-  }
+  const reader = new RowBatcher(services, exec);
+  const runs = await Promise.allSettled(plans.filter((p) => Object.keys(p.errors).length === 0).map((plan) => rulesOf(model, plan, reader)));
+  const failed = runs.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** Uniqueness and model rules, inside the write's transaction. */

@@ -4,8 +4,8 @@ import { and } from '../../db/query/sql-helpers.js';
 import { chunk } from '../../db/store.js';
 import { extensionsFor } from '../extensions.js';
 import { constraintClause } from '../permissions.js';
-import { ReferenceResolver } from '../references/resolve-reference.js';
 import { buildItem } from './build-item.js';
+import { CachingResolver } from './caching-resolver.js';
 import { recordChanges } from './changelog.js';
 import { runChecks } from './checks.js';
 import type { Exec } from '../../db/store.js';
@@ -19,9 +19,11 @@ export type WriteItem = { input: Record<string, unknown>; before?: Row };
 
 /** Parses every item, resolving FK UUIDs in bulk first. */
 async function planItems(services: Services, exec: Exec, rc: RequestContext, model: ResolvedModel, items: WriteItem[], partial: boolean): Promise<ItemPlan[]> {
-  const resolver = new ReferenceResolver(services, exec, rc, model);
+  const resolver = new CachingResolver(services, exec, rc, model);
   for (const field of model.fields) {
-    if (field.kind === 'fk' && !field.read_only && !field.hidden) await resolver.prefetch(field, items.map((i) => i.input[field.name]));
+    if (field.read_only || field.hidden || !field.to) continue;
+    if (field.kind === 'fk') await resolver.prefetch(field, items.map((i) => i.input[field.name]));
+    if (field.kind === 'm2m') await resolver.prefetch(field, items.flatMap((i) => (Array.isArray(i.input[field.name]) ? (i.input[field.name] as unknown[]) : [])));
   }
   const plans: ItemPlan[] = [];
   for (const item of items) {
@@ -46,14 +48,15 @@ async function writeRows(services: Services, exec: Exec, model: ResolvedModel, p
   const timestamps = model.fieldMap.has('last_updated');
   const created = plans.filter((p) => !p.before).map((p) => ({ ...p.row, ...(timestamps || model.fieldMap.get('created')?.column ? { created: now } : {}), ...(timestamps ? { last_updated: now } : {}) }) as Row);
   await services.store.insert(exec, model, created);
-  for (const plan of plans.filter((p) => p.before)) {
-    const changes: Record<string, unknown> = timestamps ? { last_updated: now } : {};
+  const updates = plans.filter((p) => p.before).map((plan) => {
+    const values: Record<string, unknown> = timestamps ? { last_updated: now } : {};
     for (const field of model.columns) {
       const c = field.column as string;
-      if (c !== 'id' && plan.row[c] !== plan.before![c]) changes[c] = plan.row[c];
+      if (c !== 'id' && plan.row[c] !== plan.before![c]) values[c] = plan.row[c];
     }
-    await services.store.update(exec, model, plan.row.id, changes);
-  }
+    return { id: plan.row.id, values };
+  });
+  await services.store.updateMany(exec, model, updates);
   for (const field of model.fields) {
     const links = new Map(plans.filter((p) => p.links.has(field.name)).map((p) => [p.row.id, p.links.get(field.name) as string[]]));
     if (links.size > 0) await services.store.setLinks(exec, model, field, links);
