@@ -3,27 +3,33 @@ import type { Fixture } from './fixtures.js';
 import type { TestApp } from '../helpers/app.js';
 
 /** The `i` values the generic suite passes to `make`. */
-const USED = [1, 10, 11, 12, 20, 30];
+export const USED = [1, 10, 11, 12, 20, 30];
 
-const LOCATED = ['dcim.device', 'dcim.rack', 'dcim.rackgroup', 'dcim.powerpanel', 'dcim.module', 'dcim.controller', 'virtualization.cluster'];
+const LOCATED = ['dcim.device', 'dcim.rack', 'dcim.rackgroup', 'dcim.powerpanel', 'dcim.module', 'dcim.controller', 'virtualization.cluster', 'circuits.circuittermination'];
 
-type Ctx = Record<string, unknown>;
+export type Ctx = Record<string, unknown>;
+
+/** Creates one object per `key` in one bulk request; returns `{<prefix><key>: id}`. */
+export async function each(t: TestApp, path: string, keys: (number | string)[], body: (key: number | string) => Ctx, prefix: string): Promise<Ctx> {
+  const made = await create(t, path, keys.map(body));
+  return Object.fromEntries(made.map((o: { id: string }, n: number) => [`${prefix}${keys[n]}`, o.id]));
+}
 
 /** A location whose type permits every located model. */
-async function site(t: TestApp, name = 'fx-site'): Promise<Ctx> {
+export async function site(t: TestApp, name = 'fx-site'): Promise<Ctx> {
   const type = (await t.call('GET', '/api/dcim/location-types/?name=fx-type')).body.results[0] ?? await create(t, '/api/dcim/location-types/', { name: 'fx-type', content_types: LOCATED });
   return { location: (await create(t, '/api/dcim/locations/', { name, location_type: type.id, status: 'Active' })).id };
 }
 
 /** A manufacturer and a parent device type. */
-async function deviceType(t: TestApp): Promise<Ctx> {
+export async function deviceType(t: TestApp): Promise<Ctx> {
   const manufacturer = await create(t, '/api/dcim/manufacturers/', { name: 'fx-maker' });
   const type = await create(t, '/api/dcim/device-types/', { model: 'fx-type', manufacturer: manufacturer.id, subdevice_role: 'parent' });
   return { manufacturer: manufacturer.id, device_type: type.id };
 }
 
 /** One device (with its site, type and role). */
-async function device(t: TestApp): Promise<Ctx> {
+export async function device(t: TestApp): Promise<Ctx> {
   const [where, what] = [await site(t), await deviceType(t)];
   const role = await create(t, '/api/extras/roles/', { name: 'fx-role', content_types: ['dcim.device'] });
   const made = await create(t, '/api/dcim/devices/', { name: 'fx-device', location: where.location, device_type: what.device_type, role: role.id, status: 'Active' });
@@ -51,6 +57,57 @@ function named(model: string, path: string, text = 'description'): Fixture {
   return { model, path, make: (i) => ({ name: `${model.split('.')[1]}-${i}`, [text]: `desc ${i}` }), text };
 }
 
+/** A module type per `i`, so that modules of the same serial differ by type. */
+async function moduleTypes(t: TestApp): Promise<Ctx> {
+  const where = await site(t);
+  const maker = await create(t, '/api/dcim/manufacturers/', { name: 'fx-maker' });
+  return { ...where, ...await each(t, '/api/dcim/module-types/', USED, (i) => ({ model: `mt-${i}`, manufacturer: maker.id }), 'type') };
+}
+
+/** A platform and one software version of it. */
+async function software(t: TestApp): Promise<Ctx> {
+  const platform = await create(t, '/api/dcim/platforms/', { name: 'fx-os' });
+  return { platform: platform.id, version: (await create(t, '/api/dcim/software-versions/', { platform: platform.id, version: 'fx-1.0', status: 'Active' })).id };
+}
+
+/** Contract fixtures for dcim models beyond the main ones: modules, redundancy groups, software, controller groups. */
+export const DCIM_MORE_FIXTURES: Fixture[] = [
+  {
+    model: 'dcim.module',
+    path: '/api/dcim/modules/',
+    setup: moduleTypes,
+    make: (i, ctx) => ({ module_type: ctx[`type${i}`], location: ctx.location, status: 'Active', serial: `desc ${i}` }),
+    text: 'serial',
+  },
+  {
+    model: 'dcim.interfaceredundancygroup',
+    path: '/api/dcim/interface-redundancy-groups/',
+    make: (i) => ({ name: `irg-${i}`, protocol: 'hsrp', protocol_group_id: String(i), status: 'Active', description: `desc ${i}` }),
+    text: 'description',
+  },
+  {
+    model: 'dcim.softwareversion',
+    path: '/api/dcim/software-versions/',
+    setup: software,
+    make: (i, ctx) => ({ platform: ctx.platform, version: `${i}.0`, status: 'Active', alias: `desc ${i}` }),
+    text: 'alias',
+  },
+  {
+    model: 'dcim.softwareimagefile',
+    path: '/api/dcim/software-image-files/',
+    setup: software,
+    make: (i, ctx) => ({ software_version: ctx.version, image_file_name: `img-${i}.bin`, status: 'Active', image_file_checksum: `desc ${i}` }),
+    text: 'image_file_checksum',
+  },
+  {
+    model: 'dcim.controllermanageddevicegroup',
+    path: '/api/dcim/controller-managed-device-groups/',
+    setup: async (t) => ({ controller: (await create(t, '/api/dcim/controllers/', { name: 'fx-controller', location: (await site(t)).location, status: 'Active' })).id }),
+    make: (i, ctx) => ({ name: `cmdg-${i}`, controller: ctx.controller, weight: i, description: `desc ${i}` }),
+    text: 'description',
+  },
+];
+
 /** Contract fixtures for the main dcim and virtualization models (racks, devices, components, templates, power, clusters, VMs). */
 export const DCIM_FIXTURES: Fixture[] = [
   named('dcim.manufacturer', '/api/dcim/manufacturers/'),
@@ -75,7 +132,11 @@ export const DCIM_FIXTURES: Fixture[] = [
   {
     model: 'dcim.rackreservation',
     path: '/api/dcim/rack-reservations/',
-    setup: async (t) => ({ rack: (await create(t, '/api/dcim/racks/', { name: 'fx-rack', location: (await site(t)).location, status: 'Active' })).id }),
+    setup: async (t) => {
+      const where = await site(t);
+      const group = await create(t, '/api/dcim/rack-groups/', { name: 'fx-rg', location: where.location });
+      return { rack: (await create(t, '/api/dcim/racks/', { name: 'fx-rack', location: where.location, rack_group: group.id, status: 'Active' })).id };
+    },
     make: (i, ctx) => ({ rack: ctx.rack, units: [i], description: `desc ${i}` }),
     text: 'description',
   },

@@ -1,5 +1,7 @@
+import { ASSIGNMENT_FIXTURES } from './assignment-fixtures.js';
 import { CABLE_FIXTURES } from './cable-fixtures.js';
-import { DCIM_FIXTURES } from './dcim-fixtures.js';
+import { CIRCUIT_FIXTURES } from './circuit-fixtures.js';
+import { DCIM_FIXTURES, DCIM_MORE_FIXTURES } from './dcim-fixtures.js';
 import { IPAM_FIXTURES } from './ipam-fixtures.js';
 import type { TestApp } from '../helpers/app.js';
 
@@ -10,9 +12,17 @@ export type Fixture = {
   /** Prepares related objects; returns what `make` needs. */
   setup?: (t: TestApp) => Promise<Record<string, unknown>>;
   make: (i: number, ctx: Record<string, unknown>) => Record<string, unknown>;
-  /** A string field to PATCH and filter on. */
+  /** A field to PATCH and filter on: a free string field unless `edit` is given. */
   text: string;
+  /**
+   * For models without a free string field (assignments): the value PATCH, PUT and bulk PATCH
+   * write to `text`, by the suite's tag. Rendered objects are compared by `id`.
+   */
+  edit?: (tag: Edit, ctx: Record<string, unknown>) => unknown;
 };
+
+/** The writes of the generic suite that change the `text` field. */
+export type Edit = 'patched' | 'put' | 'bulk';
 
 export const FIXTURES: Fixture[] = [
   { model: 'tenancy.tenantgroup', path: '/api/tenancy/tenant-groups/', make: (i) => ({ name: `group-${i}`, description: `desc ${i}` }), text: 'description' },
@@ -35,5 +45,6 @@ export const FIXTURES: Fixture[] = [
 ];
 
 FIXTURES.push(...CABLE_FIXTURES);
-FIXTURES.push(...DCIM_FIXTURES);
+FIXTURES.push(...DCIM_FIXTURES, ...DCIM_MORE_FIXTURES, ...ASSIGNMENT_FIXTURES);
+FIXTURES.push(...CIRCUIT_FIXTURES);
 FIXTURES.push(...IPAM_FIXTURES);
