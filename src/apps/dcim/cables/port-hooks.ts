@@ -8,12 +8,16 @@ const ROUTING_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   'dcim.rearport': ['positions'],
 };
 
-/** Ids whose stored paths a written port may reroute: the port and the rear ports it left and joined. */
-function touchedIds(type: string, plan: ItemPlan): string[] {
-  const { row, before } = plan;
+/**
+ * Where a written port may reroute stored paths: over the front port itself when it existed
+ * (paths reaching it), and over the rear port it maps to (paths arriving on that rear port's
+ * cable). A new front port carries no path yet; a rear port's size matters only past its cable.
+ */
+function candidates(type: string, { row, before }: ItemPlan): { own: string[]; rears: unknown[] } {
   const columns = ROUTING_COLUMNS[type] ?? [];
-  if (before && !columns.some((c) => row[c] !== before[c])) return [];
-  return [row.id, row.rear_port_id, before?.rear_port_id].filter((id): id is string => typeof id === 'string');
+  if (before && !columns.some((c) => row[c] !== before[c])) return { own: [], rears: [] };
+  if (type === 'dcim.rearport') return { own: [], rears: [row.id] };
+  return { own: before ? [row.id] : [], rears: [row.rear_port_id] };
 }
 
 /**
@@ -23,7 +27,9 @@ function touchedIds(type: string, plan: ItemPlan): string[] {
  * paths without saving the endpoints.
  */
 export async function onPassThroughPortsWritten({ services, exec, model, plans }: WriteHookContext): Promise<void> {
-  const ids = plans.flatMap((plan) => touchedIds(model.id, plan));
+  const found = plans.map((plan) => candidates(model.id, plan));
+  const rears = await services.store.byIds(exec, services.registry.get('dcim.rearport'), found.flatMap((c) => c.rears));
+  const ids = [...found.flatMap((c) => c.own), ...rears.filter((r) => r.cable_id).map((r) => r.id)];
   if (ids.length === 0) return;
   await retrace({ services, exec }, await originsThrough({ services, exec }, ids));
 }
