@@ -6,7 +6,7 @@ import { makeDevices } from './cable-topology.js';
 import type { TestApp } from '../../helpers/app.js';
 
 /** Models whose key order this file checks against the captures: devices, cables and every cable termination. */
-const MODELS = ['dcim.device', 'dcim.cable', 'dcim.frontport', 'dcim.rearport', 'dcim.consoleport', 'dcim.consoleserverport',
+const MODELS = ['dcim.device', 'dcim.cable', 'dcim.interface', 'dcim.frontport', 'dcim.rearport', 'dcim.consoleport', 'dcim.consoleserverport',
   'dcim.powerport', 'dcim.poweroutlet', 'dcim.powerfeed', 'circuits.circuittermination'];
 
 let t: TestApp;
