@@ -50,33 +50,54 @@ function keysetAfter(terms: OrderTerm[], last: unknown[], nullsFirst: boolean): 
 }
 
 /**
- * The whole filtered, sorted result of a list as batches of rows, read with keyset
- * pagination over the list's own ORDER BY (which always ends with `id`), so memory and the
- * cost of each query stay constant however many rows there are. Filter and permission
- * errors are thrown here, before the first batch is read.
+ * The whole filtered, sorted result of a list as batches of rows, so memory and the cost of
+ * each query stay constant however many rows there are. An order of the table's own columns
+ * reads with keyset pagination (each batch an index range); an order through related tables
+ * (which no index serves) is sorted once into a list of ids, then read by id in batches.
+ * Filter and permission errors are thrown here, before the first batch is read.
  */
 export async function openRowBatches(services: Services, rc: RequestContext, model: ResolvedModel, query: ExportQuery): Promise<AsyncIterable<Row[]>> {
   const where = await scopeClause(services, rc, model, query.params, 'view');
   const terms = buildOrder(services.registry, model, query.sort);
-  const nullsFirst = await sortsNullsFirst(services.dialect);
   const size = query.batchSize ?? 1000;
-  const db = services.dialect.db;
   const columns = query.columns ? [...new Set(['id', ...query.columns])].map((c) => `${model.table}.${c}`) : undefined;
-  return (async function* batches() {
-    let last: unknown[] | undefined;
-    for (;;) {
-      const base = columns ? db.selectFrom(model.table).select(columns) : db.selectFrom(model.table).selectAll(model.table);
-      let select = base.select(terms.map((t, i) => t.expr.as(`__k${i}`))).where(where);
-      if (last) select = select.where(keysetAfter(terms, last, nullsFirst));
-      for (const term of terms) select = select.orderBy(term.expr, term.desc ? 'desc' : 'asc');
-      const raw = await select.limit(size).execute();
-      if (raw.length === 0) return;
-      const tail = raw[raw.length - 1] as Record<string, unknown>;
-      last = terms.map((_, i) => tail[`__k${i}`]);
-      yield raw.map((r) => services.store.decode(model, r));
-      if (raw.length < size) return;
-    }
-  })();
+  const batch = { services, model, where, terms, size, columns };
+  return terms.some((t) => t.related) ? sortedIdBatches(batch) : keysetBatches({ ...batch, nullsFirst: await sortsNullsFirst(services.dialect) });
+}
+
+type Batching = { services: Services; model: ResolvedModel; where: Clause; terms: OrderTerm[]; size: number; columns?: string[] };
+
+function selectRows({ services, model, columns }: Batching) {
+  const db = services.dialect.db;
+  return columns ? db.selectFrom(model.table).select(columns) : db.selectFrom(model.table).selectAll(model.table);
+}
+
+async function* keysetBatches(b: Batching & { nullsFirst: boolean }): AsyncIterable<Row[]> {
+  let last: unknown[] | undefined;
+  for (;;) {
+    let select = selectRows(b).select(b.terms.map((t, i) => t.expr.as(`__k${i}`))).where(b.where);
+    if (last) select = select.where(keysetAfter(b.terms, last, b.nullsFirst));
+    for (const term of b.terms) select = select.orderBy(term.expr, term.desc ? 'desc' : 'asc');
+    const raw = await select.limit(b.size).execute();
+    if (raw.length === 0) return;
+    const tail = raw[raw.length - 1] as Record<string, unknown>;
+    last = b.terms.map((_, i) => tail[`__k${i}`]);
+    yield raw.map((r) => b.services.store.decode(b.model, r));
+    if (raw.length < b.size) return;
+  }
+}
+
+/** Ids in list order (one sort), then rows by id per batch; rows deleted meanwhile are skipped. */
+async function* sortedIdBatches(b: Batching): AsyncIterable<Row[]> {
+  let select = b.services.dialect.db.selectFrom(b.model.table).select(`${b.model.table}.id`).where(b.where);
+  for (const term of b.terms) select = select.orderBy(term.expr, term.desc ? 'desc' : 'asc');
+  const ids = (await select.execute()).map((r) => (r as { id: string }).id);
+  for (let start = 0; start < ids.length; start += b.size) {
+    const slice = ids.slice(start, start + b.size);
+    const raw = await selectRows(b).where(`${b.model.table}.id`, 'in', slice).execute();
+    const byId = new Map(raw.map((r) => [(r as { id: string }).id, r]));
+    yield slice.flatMap((id) => (byId.has(id) ? [b.services.store.decode(b.model, byId.get(id) as Row)] : []));
+  }
 }
 
 /**

@@ -1,4 +1,3 @@
-import { stringify } from 'csv-stringify/sync';
 import { pyRepr } from '../../ops/references/python-repr.js';
 
 /** Cell text for a null scalar (api-behaviour.md section 12). */
@@ -51,7 +50,16 @@ export function toCell(value: unknown): string {
   return toPyStr(value);
 }
 
-/** CSV lines as Python's csv.writer writes them (CRLF; fields with line breaks quoted). */
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** A field as Python's csv.writer (QUOTE_MINIMAL) writes it: quoted, quotes doubled, when it must be. */
+function csvField(text: string): string {
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** CSV lines as Python's csv.writer writes them (CRLF; fields with delimiters, quotes or line breaks quoted). */
 export function toCsvLines(rows: string[][]): string {
-  return rows.length === 0 ? '' : stringify(rows, { record_delimiter: 'windows', quoted_match: /[\r\n]/ });
+  let out = '';
+  for (const row of rows) out += `${row.map(csvField).join(',')}\r\n`;
+  return out;
 }

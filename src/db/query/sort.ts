@@ -4,7 +4,8 @@ import type { RawBuilder } from 'kysely';
 import type { Registry } from '../../core/registry/registry.js';
 import type { ResolvedModel } from '../../core/registry/types.js';
 
-export type OrderTerm = { expr: RawBuilder<unknown>; desc: boolean };
+/** One ORDER BY term; `related` when it reads another table (an FK's ordering, a subquery). */
+export type OrderTerm = { expr: RawBuilder<unknown>; desc: boolean; related?: boolean };
 
 /** A column, or for an FK the related object's first ordering column (a correlated subquery). */
 function orderExpr(registry: Registry, model: ResolvedModel, name: string): RawBuilder<unknown> | undefined {
@@ -27,8 +28,8 @@ export function buildOrder(registry: Registry, model: ResolvedModel, sort: strin
       .map((n) => n.trim())
       .filter(Boolean)
       .map((n) => ({ name: n.replace(/^-/, ''), desc: n.startsWith('-') }))
-      .map(({ name, desc }) => ({ expr: orderExpr(registry, model, name), desc }))
-      .filter((t): t is OrderTerm => !!t.expr);
+      .map(({ name, desc }) => ({ expr: orderExpr(registry, model, name), desc, related: model.fieldMap.get(name)?.kind === 'fk' }))
+      .filter((t): t is OrderTerm & { related: boolean } => !!t.expr);
   let terms = sort ? parse(sort.split(',')) : [];
   if (terms.length === 0) terms = parse(model.ordering);
   return [...terms, { expr: col(model.table, 'id'), desc: false }];
