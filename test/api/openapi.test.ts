@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { parse as parseYaml } from 'yaml';
 import { getOpenApiDocument } from '../../src/api/openapi/document.js';
+import { getDocumentSource } from '../../src/api/openapi/routes.js';
 import { filterSet } from '../../src/ops/filters/filter-set.js';
 import { makeApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
@@ -117,11 +118,85 @@ describe('schema endpoints', () => {
     const byHeader = await t.call('GET', '/api/swagger.json', undefined, { headers: { accept: 'application/json; version=2.3' } });
     assert.equal(byHeader.body.info.version, '2.3');
     assert.notEqual(byQuery.headers.etag, (await t.call('GET', '/api/swagger.json')).headers.etag);
-    const registry = t.app.services.registry;
-    assert.equal(getOpenApiDocument(registry, '2.2'), getOpenApiDocument(registry, '2.2'));
+    const source = getDocumentSource(t.app);
+    assert.equal(getOpenApiDocument(source, '2.2'), getOpenApiDocument(source, '2.2'));
   });
 
   it('should refuse anonymous requests as every /api/ path does', async () => {
     assert.equal((await t.call('GET', '/api/swagger.json', undefined, { token: null })).status, 403);
+  });
+});
+
+/** Every route the application answers, read from Fastify's own route tree (not from the collector). */
+function registeredRoutes(): string[] {
+  const out: string[] = [];
+  const stack: string[] = [];
+  for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const m = /^([│ ]*)[├└]── (\S+)/.exec(line);
+    if (!m) continue;
+    const depth = m[1].length / 4;
+    stack.length = depth;
+    stack.push(m[2]);
+    out.push(stack.join(''));
+  }
+  return out;
+}
+
+/** Schema and docs endpoints: not part of the document, as in the reference. */
+const SELF = new Set(['/api/docs/', '/api/swagger.json', '/api/swagger.yaml', '/api/swagger/']);
+const VERBS = ['get', 'post', 'put', 'patch', 'delete'];
+
+describe('extra endpoints and extension filters in /api/swagger.json', () => {
+  const extraRoutes = () => registeredRoutes().filter((u) => u.startsWith('/api/') && !u.includes(':app') && !SELF.has(u));
+  const toPath = (url: string) => url.slice(4).replace(/:key/g, '{id}');
+
+  it('should list every route registered under /api/', () => {
+    const routes = extraRoutes();
+    assert.ok(routes.includes('/api/ipam/prefixes/:key/available-ips/') && routes.includes('/api/dcim/interfaces/:key/trace/'), routes.join(' '));
+    const missing = routes.filter((u) => !doc.paths[toPath(u)]);
+    assert.deepEqual(missing, []);
+  });
+
+  it('should document exactly the verbs each extra endpoint allows', async () => {
+    const missingId = '00000000-0000-4000-8000-000000000000';
+    for (const url of extraRoutes().filter((u) => !['/api/', '/api/status/'].includes(u))) {
+      const res = await t.call('GET', url.replace(':key', missingId));
+      const allowed = String(res.headers.allow ?? '').toLowerCase().split(/,\s*/).filter((v) => VERBS.includes(v)).sort();
+      assert.ok(allowed.length > 0, `${url}: no Allow header (${res.status})`);
+      assert.deepEqual(opNames(doc.paths[toPath(url)]), allowed, url);
+    }
+  });
+
+  it('should describe parameters and response bodies of the extra endpoints', () => {
+    const ips = doc.paths['/ipam/prefixes/{id}/available-ips/'];
+    assert.deepEqual(ips.parameters.map((p: any) => [p.name, p.in]), [['id', 'path']]);
+    assert.deepEqual(ips.get.parameters.map((p: any) => p.name), ['limit', 'range_start', 'range_end']);
+    assert.equal(ips.post.operationId, 'ipam_prefixes_available_ips_create');
+    assert.deepEqual(ips.post.responses['201'].content['application/json'].schema.oneOf[0], { $ref: '#/components/schemas/IPAddress' });
+    const consoles = doc.paths['/dcim/console-connections/'].get;
+    assert.equal(consoles.operationId, 'dcim_console_connections_list');
+    assert.equal(consoles.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/PaginatedConsolePortList');
+    const names = consoles.parameters.map((p: any) => p.name);
+    for (const p of ['device', 'location', 'name', 'name__ic', 'limit', 'offset']) assert.ok(names.includes(p), p);
+    const device = doc.paths['/dcim/connected-device/'].get.parameters;
+    assert.deepEqual(device.filter((p: any) => p.required).map((p: any) => p.name), ['peer_device', 'peer_interface']);
+  });
+
+  it('should offer every extension filter with its lookups and declared value type', () => {
+    let checked = 0;
+    for (const model of t.app.services.registry.models.filter((m) => !(m as { internal?: boolean }).internal)) {
+      const params = new Map(doc.paths[`/${model.app}/${model.path}/`].get.parameters.map((p: any) => [p.name, p]));
+      const own = [...(t.app.services.extensions.get(model.id) ?? []), ...(t.app.services.extensions.get('*') ?? [])];
+      for (const [name, def] of own.flatMap((ext) => Object.entries(ext.filters ?? {}))) {
+        for (const lookup of ['exact', ...def.lookups]) {
+          const param: any = params.get(lookup === 'exact' ? name : `${name}__${lookup}`);
+          assert.ok(param, `${model.id} ${name} ${lookup}`);
+          const item = param.schema.items ?? param.schema;
+          if (def.schema && lookup !== 'isnull') assert.equal(item.type, def.schema.type, `${model.id} ${name}`);
+          checked += 1;
+        }
+      }
+    }
+    assert.ok(checked > 20, String(checked));
   });
 });

@@ -2,9 +2,13 @@ import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 import { ref } from './field-schemas.js';
 import { buildComponentNames, buildModelSchemas } from './model-schemas.js';
+import { buildAppPaths } from './app-paths.js';
 import { buildDetailPath, buildListPath, buildNotesPath } from './paths.js';
 import type { Registry } from '../../core/registry/registry.js';
+import type { ModelExtensions } from '../../ops/extensions.js';
+import type { ApiRoute } from './app-paths.js';
 import type { Schema } from './field-schemas.js';
+import type { SchemaNames } from './model-schemas.js';
 import type { PathItem } from './paths.js';
 
 /** An OpenAPI 3.0 document. */
@@ -67,16 +71,27 @@ function rootPaths(registry: Registry): Record<string, PathItem> {
   return out;
 }
 
+/**
+ * What the document is derived from: the frozen registry, the apps' extensions (extension
+ * filters) and the routes registered under /api/ (extra endpoints carry their description).
+ */
+export type DocumentSource = { registry: Registry; extensions: ReadonlyMap<string, readonly ModelExtensions[]>; routes: readonly ApiRoute[] };
+
+/** Extensions of a model id: its own, then the global ones (as the filters apply them). */
+function extensionsOf(source: DocumentSource, modelId: string): readonly ModelExtensions[] {
+  return [...(source.extensions.get(modelId) ?? []), ...(source.extensions.get('*') ?? [])];
+}
+
 /** Paths and component schemas of every registered model. */
-function modelParts(registry: Registry): { paths: Record<string, PathItem>; schemas: Record<string, Schema> } {
-  const names = buildComponentNames(registry);
+function modelParts(source: DocumentSource, names: Map<string, SchemaNames>): { paths: Record<string, PathItem>; schemas: Record<string, Schema> } {
+  const { registry } = source;
   const paths: Record<string, PathItem> = {};
   const schemas: Record<string, Schema> = {};
   const note = registry.find('extras.note');
   for (const model of registry.models.filter((m) => !m.internal)) {
     const own = names.get(model.id)!;
     Object.assign(schemas, buildModelSchemas(model, own));
-    paths[`/${model.app}/${model.path}/`] = buildListPath(model, own);
+    paths[`/${model.app}/${model.path}/`] = buildListPath(model, own, extensionsOf(source, model.id));
     paths[`/${model.app}/${model.path}/{id}/`] = buildDetailPath(model, own);
     if (note && model.features.has('notes')) paths[`/${model.app}/${model.path}/{id}/notes/`] = buildNotesPath(model, names.get(note.id)!.page, names.get(note.id)!.read);
   }
@@ -84,11 +99,15 @@ function modelParts(registry: Registry): { paths: Record<string, PathItem>; sche
 }
 
 /**
- * The OpenAPI 3 document of the API at `apiVersion`, derived from the frozen registry only:
- * paths relative to `/api` (servers `[{url: '/api'}]`, as the reference trims them).
+ * The OpenAPI 3 document of the API at `apiVersion`, derived from the registry, the extension
+ * filters and the self-described extra endpoints: paths relative to `/api` (servers
+ * `[{url: '/api'}]`, as the reference trims them).
  */
-export function buildOpenApiDocument(registry: Registry, apiVersion: string): OpenApiDocument {
-  const { paths, schemas } = modelParts(registry);
+export function buildOpenApiDocument(source: DocumentSource, apiVersion: string): OpenApiDocument {
+  const { registry } = source;
+  const names = buildComponentNames(registry);
+  const { paths, schemas } = modelParts(source, names);
+  const appPaths = buildAppPaths({ registry, names, extensionsOf: (id) => extensionsOf(source, id) }, source.routes);
   return {
     openapi: '3.0.3',
     info: {
@@ -100,7 +119,7 @@ export function buildOpenApiDocument(registry: Registry, apiVersion: string): Op
     servers: [{ url: '/api' }],
     security: [{ tokenAuth: [] }],
     tags: ['api', ...registry.apps, 'status'].map((name) => ({ name })),
-    paths: { ...rootPaths(registry), ...paths },
+    paths: { ...rootPaths(registry), ...paths, ...appPaths },
     components: { schemas: { ...SHARED_SCHEMAS, ...schemas }, responses: SHARED_RESPONSES, securitySchemes: SECURITY_SCHEMES },
   };
 }
@@ -108,15 +127,15 @@ export function buildOpenApiDocument(registry: Registry, apiVersion: string): Op
 /** A rendered document: JSON and YAML text and a weak ETag over its content. */
 export type RenderedDocument = { document: OpenApiDocument; json: string; yaml: () => string; etag: string };
 
-const cache = new WeakMap<Registry, Map<string, RenderedDocument>>();
+const cache = new WeakMap<DocumentSource, Map<string, RenderedDocument>>();
 
-/** The document for a version, built once per registry and version (the registry is frozen). */
-export function getOpenApiDocument(registry: Registry, apiVersion: string): RenderedDocument {
-  const perVersion = cache.get(registry) ?? new Map<string, RenderedDocument>();
-  cache.set(registry, perVersion);
+/** The document for a version, built once per source and version (the registry is frozen). */
+export function getOpenApiDocument(source: DocumentSource, apiVersion: string): RenderedDocument {
+  const perVersion = cache.get(source) ?? new Map<string, RenderedDocument>();
+  cache.set(source, perVersion);
   const known = perVersion.get(apiVersion);
   if (known) return known;
-  const document = buildOpenApiDocument(registry, apiVersion);
+  const document = buildOpenApiDocument(source, apiVersion);
   const json = JSON.stringify(document);
   let yaml: string | undefined;
   const rendered: RenderedDocument = {

@@ -2,6 +2,8 @@ import { NON_FILTER_PARAMS } from '../../ops/filters/apply.js';
 import { filterSet } from '../../ops/filters/filter-set.js';
 import { choiceValues } from './field-schemas.js';
 import type { ResolvedField, ResolvedModel } from '../../core/registry/types.js';
+import type { ModelExtensions } from '../../ops/extensions.js';
+import type { FilterDef } from '../../ops/filters/filter-set.js';
 import type { Schema } from './field-schemas.js';
 
 /** An OpenAPI Parameter Object. */
@@ -37,26 +39,30 @@ function valueSchema(field: ResolvedField | undefined, lookup: string): Schema {
 }
 
 /** One filter parameter: repeated values are ORed (ANDed for tags), so most take a list. */
-function filterParameter(model: ResolvedModel, filter: string, lookup: string): Parameter {
+function filterParameter(model: ResolvedModel, filter: string, lookup: string, declared?: Schema): Parameter {
   const name = lookup === 'exact' ? filter : `${filter}__${lookup}`;
   const field = model.fieldMap.get(filter === 'tag' ? 'tags' : filter);
-  const item = valueSchema(field, lookup);
+  const item = declared && lookup !== 'isnull' ? { ...declared } : valueSchema(field, lookup);
   const single = lookup === 'isnull' || filter === 'q' || item.type === 'boolean';
   const schema = single ? item : { type: 'array', items: item };
   return { name, in: 'query', required: false, schema, ...(single ? {} : { style: 'form', explode: true }) };
 }
 
-/**
- * Every generated filter of a model with every lookup it accepts (`name`, `name__ic`,
- * `parent__isnull`, `q`, ...), read from the same filter set the list endpoint applies.
- */
-export function buildFilterParameters(model: ResolvedModel): Parameter[] {
-  const out = new Map<string, Parameter>();
-  for (const [filter, def] of filterSet(model)) {
-    for (const lookup of ['exact', ...def.lookups]) {
-      const param = filterParameter(model, filter, lookup);
-      if (!NON_FILTER_PARAMS.has(param.name as string)) out.set(param.name as string, param);
-    }
+function addFilter(out: Map<string, Parameter>, model: ResolvedModel, [filter, def]: [string, FilterDef]): void {
+  for (const lookup of ['exact', ...def.lookups]) {
+    const param = filterParameter(model, filter, lookup, def.schema);
+    if (!NON_FILTER_PARAMS.has(param.name as string)) out.set(param.name as string, param);
   }
+}
+
+/**
+ * Every filter of a model with every lookup it accepts (`name`, `name__ic`, `parent__isnull`,
+ * `q`, ...): the generated filter set, then the apps' extension filters (which replace a
+ * generated one of the same name), as the list endpoint applies them.
+ */
+export function buildFilterParameters(model: ResolvedModel, extensions: readonly ModelExtensions[] = []): Parameter[] {
+  const out = new Map<string, Parameter>();
+  for (const entry of filterSet(model)) addFilter(out, model, entry);
+  for (const ext of extensions) for (const entry of Object.entries(ext.filters ?? {})) addFilter(out, model, entry);
   return [...out.values()];
 }

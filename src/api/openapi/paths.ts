@@ -1,6 +1,7 @@
 import { ref } from './field-schemas.js';
 import { FORMAT_PARAMETER, LIST_PARAMETERS, buildFilterParameters } from './parameters.js';
 import type { ResolvedModel } from '../../core/registry/types.js';
+import type { ModelExtensions } from '../../ops/extensions.js';
 import type { Schema } from './field-schemas.js';
 import type { SchemaNames } from './model-schemas.js';
 import type { Parameter } from './parameters.js';
@@ -17,7 +18,7 @@ function content(schema: Schema, withCsv = true): Record<string, unknown> {
   return { 'application/json': { schema }, ...(withCsv ? CSV_TEXT : {}) };
 }
 
-function errors(...codes: number[]): Record<string, unknown> {
+export function errors(...codes: number[]): Record<string, unknown> {
   const names: Record<number, string> = { 400: 'BadRequest', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 415: 'UnsupportedMediaType' };
   return Object.fromEntries(codes.map((c) => [String(c), { $ref: `#/components/responses/${names[c]}` }]));
 }
@@ -38,13 +39,13 @@ function operation(model: ResolvedModel, spec: OpSpec, errorCodes: number[]): Op
 }
 
 const DETAIL_PARAMETERS = [FORMAT_PARAMETER, ...LIST_PARAMETERS.filter((p) => ['depth', 'exclude_m2m', 'include'].includes(p.name as string))];
-const ID_PARAMETER: Parameter = { name: 'id', in: 'path', required: true, description: 'A UUID, or a composite natural key (`name;parent`).', schema: { type: 'string' } };
+export const ID_PARAMETER: Parameter = { name: 'id', in: 'path', required: true, description: 'A UUID, or a composite natural key (`name;parent`).', schema: { type: 'string' } };
 
 /** `/<app>/<path>/`: list, and unless read-only bulk create, update, partial update, delete. */
-export function buildListPath(model: ResolvedModel, names: SchemaNames): PathItem {
+export function buildListPath(model: ResolvedModel, names: SchemaNames, extensions: readonly ModelExtensions[] = []): PathItem {
   const plural = model.verbose_name_plural;
   const item: PathItem = {
-    get: operation(model, { id: 'list', summary: `List ${plural} (filtered, paginated; all of them as CSV).`, params: [...buildFilterParameters(model), ...LIST_PARAMETERS, FORMAT_PARAMETER], ok: [200, ref(names.page)] }, [400, 403]),
+    get: operation(model, { id: 'list', summary: `List ${plural} (filtered, paginated; all of them as CSV).`, params: [...buildFilterParameters(model, extensions), ...LIST_PARAMETERS, FORMAT_PARAMETER], ok: [200, ref(names.page)] }, [400, 403]),
   };
   if (model.read_only) return item;
   const many = (name: string): Schema => ({ type: 'array', items: ref(name) });

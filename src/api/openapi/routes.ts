@@ -1,5 +1,7 @@
 import { getOpenApiDocument } from './document.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiRoute } from './app-paths.js';
+import type { DocumentSource } from './document.js';
 import type { Services } from '../../ops/services.js';
 
 type Format = { text: 'json' | 'yaml'; contentType: string };
@@ -16,8 +18,8 @@ const CACHE_CONTROL = `max-age=${3 * 24 * 60 * 60}, public`;
  * Sends the schema for the request's API version with a weak ETag; a matching
  * `If-None-Match` gets 304 and no body (api-behaviour.md section 1).
  */
-function sendSchema(services: Services, req: FastifyRequest, reply: FastifyReply, format: Format): FastifyReply {
-  const rendered = getOpenApiDocument(services.registry, req.apiVersion);
+function sendSchema(source: DocumentSource, req: FastifyRequest, reply: FastifyReply, format: Format): FastifyReply {
+  const rendered = getOpenApiDocument(source, req.apiVersion);
   reply.header('ETag', rendered.etag).header('Cache-Control', CACHE_CONTROL).header('Vary', 'Accept, Accept-Encoding');
   const match = String(req.headers['if-none-match'] ?? '').split(',').map((s) => s.trim());
   if (match.includes(rendered.etag)) return reply.code(304).send();
@@ -35,14 +37,40 @@ function negotiate(req: FastifyRequest): Format {
   return YAML_SCHEMA;
 }
 
+const sources = new WeakMap<FastifyInstance, DocumentSource>();
+
+/** What the document of an application is built from (tests compare it with the document). */
+export function getDocumentSource(app: FastifyInstance): DocumentSource {
+  const source = sources.get(app);
+  if (!source) throw new Error('registerOpenApi was not called on this application');
+  return source;
+}
+
+/**
+ * Collects every route registered after this call under /api/ with its `config.openapi`:
+ * the extra endpoints of the apps describe themselves there. Generic routes (`:app`, `:path`)
+ * are the registry's and are described from it.
+ */
+function collectRoutes(app: FastifyInstance, routes: ApiRoute[]): void {
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.includes(':app') || route.url.includes(':path')) return;
+    routes.push({ url: route.url, doc: route.config?.openapi });
+  });
+}
+
 /**
  * The OpenAPI 3 schema, generated from the registry and cached per API version:
  * `/api/swagger.json`, `/api/swagger.yaml`, and `/api/swagger/` (YAML, or JSON with
- * `?format=json`). Authentication applies as for every /api/ path.
+ * `?format=json`). Authentication applies as for every /api/ path. Register before the apps'
+ * extra routes, which it collects.
  */
 export function registerOpenApi(app: FastifyInstance, services: Services): void {
+  const routes: ApiRoute[] = [];
+  const source: DocumentSource = { registry: services.registry, extensions: services.extensions, routes };
+  sources.set(app, source);
+  collectRoutes(app, routes);
   const methods: ['GET', 'HEAD'] = ['GET', 'HEAD'];
-  app.route({ method: methods, url: '/api/swagger.json', handler: (req, reply) => sendSchema(services, req, reply, JSON_SCHEMA) });
-  app.route({ method: methods, url: '/api/swagger.yaml', handler: (req, reply) => sendSchema(services, req, reply, YAML_SCHEMA) });
-  app.route({ method: methods, url: '/api/swagger/', handler: (req, reply) => sendSchema(services, req, reply, negotiate(req)) });
+  app.route({ method: methods, url: '/api/swagger.json', handler: (req, reply) => sendSchema(source, req, reply, JSON_SCHEMA) });
+  app.route({ method: methods, url: '/api/swagger.yaml', handler: (req, reply) => sendSchema(source, req, reply, YAML_SCHEMA) });
+  app.route({ method: methods, url: '/api/swagger/', handler: (req, reply) => sendSchema(source, req, reply, negotiate(req)) });
 }

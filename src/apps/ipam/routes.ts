@@ -13,6 +13,7 @@ import { serialize } from '../../ops/serialize/index.js';
 import { allocateIps, allocatePrefixes, InsufficientSpaceError, listAvailableIps, listAvailablePrefixes } from './allocate.js';
 import { allocateVlans, listAvailableVlans } from './available-vlans.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { QueryDoc, RouteDoc } from '../../api/openapi/route-doc.js';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { Exec } from '../../db/store.js';
 import type { RequestContext, Services } from '../../ops/services.js';
@@ -27,6 +28,8 @@ type Spec = {
   name: string;
   /** POST answers `{count, next, previous, results}` (available-vlans) instead of the object or list. */
   envelope?: boolean;
+  /** The OpenAPI description (src/api/openapi/route-doc.ts). */
+  doc: RouteDoc;
   list: (h: Handler) => Promise<unknown>;
   allocate: (h: Handler & { exec: Exec; items: Record<string, unknown>[]; asList: boolean }) => Promise<Row[]>;
 };
@@ -74,6 +77,7 @@ function register(app: FastifyInstance, services: Services, spec: Spec): void {
   app.route({
     method: ['GET', 'HEAD', 'POST', 'OPTIONS', 'PUT', 'PATCH', 'DELETE'],
     url: `/api/${owner.app}/${owner.path}/:key/${spec.path}/`,
+    config: { openapi: spec.doc },
     handler: async (req, reply) => {
       reply.header('Allow', ALLOW);
       const rc = toRequestContext(req, `${owner.app}-api:${owner.model}-${spec.name}`);
@@ -88,20 +92,43 @@ function register(app: FastifyInstance, services: Services, spec: Spec): void {
   });
 }
 
+const LIMIT: QueryDoc = { schema: { type: 'integer', minimum: 0 }, description: 'Most entries to return (PAGINATE_COUNT by default, at most MAX_PAGE_SIZE; 0 for the maximum).' };
+const ADDRESS: QueryDoc = { schema: { type: 'string' }, description: 'IP address: list from / up to this one only' };
+const either = (item: Record<string, unknown>) => ({ schema: { oneOf: [item, { type: 'array', items: item }] } });
+const request = (required: string[], properties: Record<string, unknown>, what: string) => ({ type: 'object', required, properties, additionalProperties: true, description: `Any other field of a new ${what}, as for its list endpoint.` });
+const free = (properties: Record<string, unknown>) => ({ schema: { type: 'array', items: { type: 'object', properties: { ip_version: { type: 'integer', enum: [4, 6] }, ...properties } } } });
+const ALLOCATED = 'Allocates one (or a list, in one transaction); 204 with a detail when there is not enough free space.';
+
+/** OpenAPI descriptions of the three endpoints. */
+const DOCS: Record<string, RouteDoc> = {
+  'available-prefixes': {
+    get: { summary: 'Free prefixes within this prefix.', action: 'list', errors: [404], ok: [200, free({ prefix: { type: 'string' } })] },
+    post: { summary: `Create prefixes of the given length in free space. ${ALLOCATED}`, body: either(request(['prefix_length'], { prefix_length: { type: 'integer', minimum: 0, maximum: 128 } }, 'prefix')), errors: [400, 404], ok: [201, { model: 'ipam.prefix', many: 'either' }] },
+  },
+  'available-ips': {
+    get: { summary: 'Free IP addresses within this prefix.', action: 'list', query: { limit: LIMIT, range_start: ADDRESS, range_end: ADDRESS }, errors: [400, 404], ok: [200, free({ address: { type: 'string' } })] },
+    post: { summary: `Create IP addresses at the first free addresses. ${ALLOCATED}`, body: either(request(['status'], { status: { $ref: '#/components/schemas/RelatedObjectRequest' } }, 'IP address')), errors: [400, 404], ok: [201, { model: 'ipam.ipaddress', many: 'either' }] },
+  },
+  'available-vlans': {
+    get: { summary: 'Free VLAN ids of this VLAN group.', action: 'list', query: { limit: LIMIT }, errors: [404], ok: [200, { schema: { type: 'object', properties: { count: { type: 'integer' }, next: { type: 'string', nullable: true }, previous: { type: 'string', nullable: true }, results: { type: 'array', items: { type: 'integer' } } } } }] },
+    post: { summary: `Create VLANs at the given or the first free ids. ${ALLOCATED}`, body: either(request(['name', 'status'], { vid: { type: 'integer', minimum: 1, maximum: 4094 }, name: { type: 'string' } }, 'VLAN')), errors: [400, 404], ok: [201, { model: 'ipam.vlan', many: 'page' }] },
+  },
+};
+
 /** Mounts the IPAM extra endpoints (APP_ROUTES). */
 export function registerIpamRoutes(app: FastifyInstance, services: Services): void {
   register(app, services, {
-    owner: 'ipam.prefix', target: 'ipam.prefix', path: 'available-prefixes', name: 'available-prefixes',
+    owner: 'ipam.prefix', target: 'ipam.prefix', path: 'available-prefixes', name: 'available-prefixes', doc: DOCS['available-prefixes'],
     list: (h) => listAvailablePrefixes(h.services.dialect.db, h.owner),
     allocate: (a) => allocatePrefixes({ services: a.services, exec: a.exec, rc: a.rc, parent: a.owner, items: a.items, asList: a.asList }),
   });
   register(app, services, {
-    owner: 'ipam.prefix', target: 'ipam.ipaddress', path: 'available-ips', name: 'available-ips',
+    owner: 'ipam.prefix', target: 'ipam.ipaddress', path: 'available-ips', name: 'available-ips', doc: DOCS['available-ips'],
     list: (h) => listAvailableIps(h.services.dialect.db, h.owner, { limit: readLimit(h.services, h.req), rangeStart: readAddress(h.req, 'range_start'), rangeEnd: readAddress(h.req, 'range_end') }),
     allocate: (a) => allocateIps({ services: a.services, exec: a.exec, rc: a.rc, parent: a.owner, items: a.items, asList: a.asList }),
   });
   register(app, services, {
-    owner: 'ipam.vlangroup', target: 'ipam.vlan', path: 'available-vlans', name: 'available-vlans', envelope: true,
+    owner: 'ipam.vlangroup', target: 'ipam.vlan', path: 'available-vlans', name: 'available-vlans', doc: DOCS['available-vlans'], envelope: true,
     list: (h) => listAvailableVlans(h.services.dialect.db, h.owner, readLimit(h.services, h.req)),
     allocate: (a) => allocateVlans({ services: a.services, exec: a.exec, rc: a.rc, group: a.owner, items: a.items, asList: a.asList }),
   });

@@ -1,6 +1,7 @@
 import { MethodNotAllowedError, NotAuthenticatedError, ValidationError } from '../../core/errors.js';
 import { sendJson } from '../../api/crud/respond.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RouteDoc } from '../../api/openapi/route-doc.js';
 import type { Exec } from '../../db/store.js';
 import type { Actor, Services } from '../../ops/services.js';
 
@@ -57,7 +58,15 @@ async function handleConfig(services: Services, req: FastifyRequest, reply: Fast
   }
 }
 
+const CONFIG = { type: 'object', additionalProperties: true };
+
+/** The OpenAPI description of `/api/users/config/` (src/api/openapi/route-doc.ts). */
+const CONFIG_DOC: RouteDoc = {
+  get: { summary: "The requesting user's config_data.", ok: [200, { schema: CONFIG }] },
+  patch: { summary: "Deep-merge the body into the requesting user's config_data.", body: { schema: CONFIG }, errors: [400], ok: [200, { schema: CONFIG }] },
+};
+
 /** `/api/users/config/`: the caller's own config_data (any authenticated user; see models/users.json). */
 export function registerUsersRoutes(app: FastifyInstance, services: Services): void {
-  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/api/users/config/', handler: (req, reply) => handleConfig(services, req, reply) });
+  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/api/users/config/', config: { openapi: CONFIG_DOC }, handler: (req, reply) => handleConfig(services, req, reply) });
 }

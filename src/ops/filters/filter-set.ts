@@ -14,6 +14,8 @@ export type FilterContext = { services: Services; exec: Exec; model: ResolvedMod
 /** One query parameter family: `<name>` and `<name>__<lookup>`. */
 export type FilterDef = {
   lookups: ReadonlySet<string>;
+  /** OpenAPI schema of one value, for app filters no model field describes (a string when absent). */
+  schema?: Record<string, unknown>;
   build(ctx: FilterContext, lookup: string, values: string[]): Promise<Clause>;
 };
 

@@ -5,6 +5,7 @@ import { notFound, scopeClause } from '../../../ops/read.js';
 import { serialize } from '../../../ops/serialize/index.js';
 import { listMetadata } from './connections.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RouteDoc } from '../../../api/openapi/route-doc.js';
 import type { RequestContext, Services } from '../../../ops/services.js';
 import type { Row } from '../../../core/registry/types.js';
 
@@ -41,11 +42,23 @@ async function connectedDevice(services: Services, req: FastifyRequest, reply: F
   return sendJson(reply, 200, out);
 }
 
+/** The OpenAPI description (src/api/openapi/route-doc.ts). */
+const DOC: RouteDoc = {
+  get: {
+    summary: DESCRIPTION,
+    action: 'list',
+    query: { peer_device: { schema: { type: 'string' }, required: true, description: 'Name of the device' }, peer_interface: { schema: { type: 'string' }, required: true, description: 'Name of its interface' } },
+    errors: [400, 404],
+    ok: [200, { model: 'dcim.device' }],
+  },
+};
+
 /** Registers `/api/dcim/connected-device/`. */
 export function registerConnectedDeviceRoute(app: FastifyInstance, services: Services): void {
   app.route({
     method: ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/api/dcim/connected-device/',
+    config: { openapi: DOC },
     handler: async (req, reply) => {
       reply.header('Allow', ALLOW);
       if (req.method === 'OPTIONS') return sendJson(reply, 200, listMetadata('Connected Device Locator', DESCRIPTION));

@@ -10,6 +10,7 @@ import { FilterError, resolveIds, withDescendants } from '../../../ops/filters/r
 import { scopeClause } from '../../../ops/read.js';
 import { serialize } from '../../../ops/serialize/index.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RouteDoc } from '../../../api/openapi/route-doc.js';
 import type { Clause } from '../../../db/query/sql-helpers.js';
 import type { ResolvedModel, Row } from '../../../core/registry/types.js';
 import type { SerializeOptions } from '../../../ops/serialize/index.js';
@@ -103,12 +104,23 @@ export function listMetadata(name: string, description = '') {
   return { name, description, renders: ['application/json', 'text/html', 'text/csv'], parses: ['application/json', 'text/csv'] };
 }
 
+const NAMED = { type: 'array', items: { type: 'string' } };
+const PAIR = { type: 'object', properties: { interface_a: { type: 'object', additionalProperties: true }, interface_b: { type: 'object', nullable: true, additionalProperties: true }, connected_endpoint_reachable: { type: 'boolean', nullable: true } } };
+const PAIR_PAGE = { type: 'object', required: ['count', 'results'], properties: { count: { type: 'integer' }, next: { type: 'string', nullable: true }, previous: { type: 'string', nullable: true }, results: { type: 'array', items: PAIR } } };
+
+/** The OpenAPI description of one connections list (src/api/openapi/route-doc.ts). */
+function connectionsDoc(list: ConnectionList): RouteDoc {
+  const query = { location: { schema: NAMED, description: 'Location (UUID or name), with its descendants' }, device: { schema: NAMED, description: 'Device (UUID or name)' }, device_id: { schema: NAMED, description: 'Device UUID' } };
+  return { get: { summary: `Connected ${list.name.toLowerCase()}, paginated.`, query, filtersOf: list.model, paging: true, errors: [400], ok: [200, list.pairs ? { schema: PAIR_PAGE } : { model: list.model, many: 'page' }] } };
+}
+
 /** `/api/dcim/{console,power,interface}-connections/`: read-only lists of connected endpoints. */
 export function registerConnectionRoutes(app: FastifyInstance, services: Services): void {
   for (const list of LISTS) {
     app.route({
       method: ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'],
       url: `/api/dcim/${list.path}/`,
+      config: { openapi: connectionsDoc(list) },
       handler: async (req, reply) => {
         reply.header('Allow', ALLOW);
         if (req.method === 'OPTIONS') return sendJson(reply, 200, listMetadata(list.name));

@@ -10,6 +10,7 @@ import { pick, renderNodes } from './render-nodes.js';
 import { toSegments, traceFrom } from './trace.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PathNode } from './endpoints.js';
+import type { RouteDoc } from '../../../api/openapi/route-doc.js';
 import type { ResolvedModel, Row } from '../../../core/registry/types.js';
 import type { Services } from '../../../ops/services.js';
 
@@ -53,10 +54,32 @@ const paths: Handler = async ({ services, row, baseUrl }) => {
   }));
 };
 
-function route(app: FastifyInstance, services: Services, model: ResolvedModel, action: string, handler: Handler): void {
+const NODE = { type: 'object', nullable: true, additionalProperties: true, description: 'An object of the path as its own endpoint renders it at depth 0.' };
+const CABLE_PATH = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    origin_type: { type: 'string' },
+    origin: NODE,
+    destination_type: { type: 'string', nullable: true },
+    destination: NODE,
+    path: { type: 'array', items: NODE },
+    is_active: { type: 'boolean' },
+    is_split: { type: 'boolean' },
+  },
+};
+
+/** The OpenAPI descriptions of `trace/` and `paths/` (src/api/openapi/route-doc.ts). */
+const DOCS: Record<'trace' | 'paths', RouteDoc> = {
+  trace: { get: { summary: 'Trace the cable path from this termination: (near end, cable, far end) segments.', errors: [404], ok: [200, { schema: { type: 'array', items: { type: 'array', minItems: 3, maxItems: 3, items: NODE } } }] } },
+  paths: { get: { summary: 'Every cable path running through this pass-through port.', errors: [404], ok: [200, { schema: { type: 'array', items: CABLE_PATH } }] } },
+};
+
+function route(app: FastifyInstance, services: Services, model: ResolvedModel, action: 'trace' | 'paths', handler: Handler): void {
   app.route({
     method: [...METHODS],
     url: `/api/${model.app}/${model.path}/:key/${action}/`,
+    config: { openapi: DOCS[action] },
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       reply.header('Allow', ALLOW);
       if (req.method === 'OPTIONS') return sendJson(reply, 200, buildOptions(services, model, { actor: req.actor, detail: true, writeEnabled: true }));
