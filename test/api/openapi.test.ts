@@ -198,5 +198,7 @@ describe('extra endpoints and extension filters in /api/swagger.json', () => {
       }
     }
     assert.ok(checked > 20, String(checked));
+    const interfaces = doc.paths['/dcim/interfaces/'].get.parameters;
+    assert.deepEqual(interfaces.find((p: any) => p.name === 'has_cable').schema, { type: 'boolean' });
   });
 });

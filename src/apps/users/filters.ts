@@ -35,6 +35,7 @@ function userIds(services: Services, src: Source, rowIds?: string[]) {
 function hasFilter(src: Source): FilterDef {
   return {
     lookups: new Set(),
+    schema: { type: 'boolean' },
     async build({ services, model }, _lookup, values) {
       const yes = parseBool(values.at(-1));
       return (eb) => eb(col(model.table, 'id'), yes ? 'in' : 'not in', userIds(services, src)(eb));

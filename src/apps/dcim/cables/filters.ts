@@ -10,6 +10,7 @@ const FALSE_TEXT = new Set(['false', 'False', '0', 'no', 'off']);
 function booleanFilter(build: (ctx: FilterContext, value: boolean) => Clause): FilterDef {
   return {
     lookups: new Set(),
+    schema: { type: 'boolean' },
     async build(ctx, _lookup, values) {
       const raw = values[values.length - 1] ?? '';
       if (!TRUE_TEXT.has(raw) && !FALSE_TEXT.has(raw)) throw new FilterError(`Select a valid choice. ${raw} is not one of the available choices.`);

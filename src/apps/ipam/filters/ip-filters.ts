@@ -65,6 +65,7 @@ function via(owner: string, iface: string, column: string, byName: boolean): Fil
 function presence(clause: Clause): FilterDef {
   return {
     lookups: new Set(),
+    schema: { type: 'boolean' },
     async build(_ctx, _lookup, values) {
       return ['true', 'True', '1'].includes(values[values.length - 1] ?? '') ? clause : not(clause);
     },

@@ -83,6 +83,7 @@ const vlanIdFilter: FilterDef = {
 
 const hasRir: FilterDef = {
   lookups: new Set(),
+  schema: { type: 'boolean' },
   async build(_ctx, _lookup, values) {
     const yes = ['true', 'True', '1'].includes(values[values.length - 1] ?? '');
     return (eb) => eb(col(T.prefix, 'rir_id'), yes ? 'is not' : 'is', null);
