@@ -58,10 +58,8 @@ export class Loader {
           wanted.set(target.id, entry);
         }
       }
-      pending = [];
-      for (const { model: target, ids } of wanted.values()) {
-        if (ids.size > 0) pending.push([target, await this.ensure(target, [...ids])]);
-      }
+      const rounds = [...wanted.values()].filter(({ ids }) => ids.size > 0);
+      pending = await Promise.all(rounds.map(async ({ model: target, ids }): Promise<[ResolvedModel, Row[]]> => [target, await this.ensure(target, [...ids])]));
     }
   }
 

@@ -44,21 +44,19 @@ function genericTargets(services: Services, model: ResolvedModel, rows: Row[]): 
   return out;
 }
 
+/** To-many links of every field, and their targets; independent queries run concurrently (PostgreSQL's pool). */
 async function loadLinks(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, loaded: Loaded) {
-  const next: [ResolvedModel, Row[]][] = [];
-  if (opts.excludeM2m) return next;
+  if (opts.excludeM2m) return [];
   const ids = rows.map((r) => r.id);
-  for (const field of model.fields) {
-    if (!isToMany(field)) continue;
+  const perField = await Promise.all(model.fields.filter(isToMany).map(async (field): Promise<[ResolvedModel, Row[]] | null> => {
     const links = await services.store.links(exec, model, field, ids);
     loaded.links.set(`${model.id}.${field.name}`, links);
-    if (field.to) {
-      const target = services.registry.get(field.to);
-      const targets = await loaded.loader.ensure(target, [...links.values()].flat());
-      if (opts.depth > 0) next.push([target, targets]);
-    }
-  }
-  return next;
+    if (!field.to) return null;
+    const target = services.registry.get(field.to);
+    const targets = await loaded.loader.ensure(target, [...links.values()].flat());
+    return opts.depth > 0 ? [target, targets] : null;
+  }));
+  return perField.filter((x): x is [ResolvedModel, Row[]] => x !== null);
 }
 
 /** Counts of rows pointing here through `field.count`; `*` sums a to-many field across all models. */
@@ -77,10 +75,10 @@ async function countFor(services: Services, exec: Exec, model: ResolvedModel, sp
 }
 
 async function loadCounts(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], loaded: Loaded) {
-  for (const field of model.fields) {
-    if (!field.count) continue;
-    loaded.counts.set(`${model.id}.${field.name}`, await countFor(services, exec, model, field.count, rows.map((r) => r.id)));
-  }
+  const ids = rows.map((r) => r.id);
+  await Promise.all(model.fields.filter((f) => f.count).map(async (field) => {
+    loaded.counts.set(`${model.id}.${field.name}`, await countFor(services, exec, model, field.count as { model: string; field: string }, ids));
+  }));
 }
 
 /** Runs each extension's computed loaders once per model over every row rendered in full. */
@@ -115,8 +113,7 @@ async function loadNested(services: Services, exec: Exec, start: [ResolvedModel,
       }
       for (const [target, ids] of genericTargets(services, model, rows)) wanted.set(target, [...(wanted.get(target) ?? []), ...ids]);
     }
-    level = [];
-    for (const [target, ids] of wanted) level.push([target, await loaded.loader.ensure(target, ids)]);
+    level = await Promise.all([...wanted].map(async ([target, ids]): Promise<[ResolvedModel, Row[]]> => [target, await loaded.loader.ensure(target, ids)]));
     full.push(...level);
   }
   return full;
@@ -129,10 +126,12 @@ async function loadNested(services: Services, exec: Exec, start: [ResolvedModel,
 export async function loadForSerialization(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions): Promise<Loaded> {
   const loaded: Loaded = { loader: new Loader(services, exec), links: new Map(), counts: new Map(), computed: new Map() };
   loaded.loader.add(model, rows);
-  const linkedTargets = await loadLinks(services, exec, model, rows, opts, loaded);
-  if (!opts.omitCounts) await loadCounts(services, exec, model, rows, loaded);
   const generic = [...genericTargets(services, model, rows)];
-  for (const [target, ids] of generic) await loaded.loader.ensure(target, ids);
+  const [linkedTargets] = await Promise.all([
+    loadLinks(services, exec, model, rows, opts, loaded),
+    opts.omitCounts ? undefined : loadCounts(services, exec, model, rows, loaded),
+    ...generic.map(([target, ids]) => loaded.loader.ensure(target, ids)),
+  ]);
   const full = await loadNested(services, exec, [[model, rows], ...linkedTargets], opts.depth, loaded);
   for (const [m, list] of [...full, ...generic.map(([t, ids]) => [t, ids.map((id) => loaded.loader.get(t.id, id)).filter(Boolean)] as [ResolvedModel, Row[]])]) {
     await loaded.loader.ensureNeeds(m, list);
