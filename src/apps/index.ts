@@ -1,4 +1,5 @@
 import { circuitsApp } from './circuits/index.js';
+import { circuitsDerivedFilters } from './circuits/filters.js';
 import { dcimApp } from './dcim/index.js';
 import { dcimExtensions } from './dcim/extensions.js';
 import { registerDcimRoutes } from './dcim/routes.js';
@@ -9,6 +10,7 @@ import { usersApp } from './users/index.js';
 import { usersExtensions } from './users/extensions.js';
 import { registerUsersRoutes } from './users/routes.js';
 import { virtualizationApp } from './virtualization/index.js';
+import { virtualizationDerivedFilters } from './virtualization/filters.js';
 import { ipamApp } from './ipam/index.js';
 import { ipToInterfaceExtensions } from './ipam/rules/ip-to-interface.js';
 import { IPAM_EXTENSIONS } from './ipam/extensions.js';
@@ -28,7 +30,7 @@ export function buildRegistry(apps: AppDefinition[] = APPS): Registry {
 }
 
 /** Behaviour apps add beyond their declarations (filters, read-time values, write hooks). */
-export const APP_EXTENSIONS: AppExtensions[] = [usersExtensions, dcimExtensions, ipToInterfaceExtensions, ...extrasExtensions, ...IPAM_EXTENSIONS];
+export const APP_EXTENSIONS: AppExtensions[] = [usersExtensions, dcimExtensions, circuitsDerivedFilters, virtualizationDerivedFilters, ipToInterfaceExtensions, ...extrasExtensions, ...IPAM_EXTENSIONS];
 
 /** Extra endpoints of an app (`apps/<app>/routes.ts`), mounted before the generic model routes. */
 export type AppRoutes = (app: FastifyInstance, services: Services) => void;

@@ -1,5 +1,6 @@
 import { cableExtensions } from './cables/extensions.js';
 import { controllerExtensions } from './extensions/controllers.js';
+import { dcimDerivedFilters } from './filters/derived.js';
 import { deviceExtensions } from './extensions/devices.js';
 import { locationMoveExtensions } from './extensions/location-moves.js';
 import { locationTypeExtensions } from './extensions/location-types.js';
@@ -23,4 +24,5 @@ export const dcimExtensions: AppExtensions = mergeExtensions([
   controllerExtensions,
   softwareExtensions,
   cableExtensions,
+  dcimDerivedFilters,
 ]);

@@ -44,6 +44,14 @@ export function isUncabledInterfaceType(type: unknown): boolean {
 /** One object on a cable path. */
 export type PathNode = { type: string; id: string };
 
+/** Both terminations of a cable row. */
+export function endsOf(cable: Record<string, unknown>): [PathNode, PathNode] {
+  return [
+    { type: String(cable.termination_a_type), id: String(cable.termination_a_id) },
+    { type: String(cable.termination_b_type), id: String(cable.termination_b_id) },
+  ];
+}
+
 /** A path node as stored in a cable path's `path` list: `app.model:uuid`. */
 export function toNodeText(node: PathNode): string {
   return `${node.type}:${node.id}`;

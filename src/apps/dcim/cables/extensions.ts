@@ -1,11 +1,17 @@
 import { deleteRows } from '../../../ops/write/delete.js';
-import { CABLE_TERMINATION_TYPES, PATH_ENDPOINT_TYPES, isUncabledInterfaceType } from './endpoints.js';
-import { deferEndChanges, flushEndChanges, recordEndChanges } from './end-changes.js';
+import { deferFor, takeDeferred } from './deferred.js';
+import { CABLE_TERMINATION_TYPES, PATH_ENDPOINT_TYPES, endsOf, isUncabledInterfaceType } from './endpoints.js';
+import { recordEndChanges, writeEndChanges } from './end-changes.js';
 import { CABLE_FILTERS, connectedFilter, hasCableFilter } from './filters.js';
+import { originsEndingAt, originsThrough } from './path-lookup.js';
+import { attachCables, deletePathsFrom, detachCables, retrace } from './paths.js';
 import { checkRearPositionsInUse, onPassThroughPortsWritten } from './port-hooks.js';
-import { attachCables, deletePathsFrom, detachCables, endsOf, originsEndingAt, originsThrough, retrace } from './paths.js';
+import type { PathNode } from './endpoints.js';
 import type { FilterDef } from '../../../ops/filters/filter-set.js';
+import type { Row } from '../../../core/registry/types.js';
 import type { AppExtensions, DeleteHookContext, ModelExtensions, WriteHookContext } from '../../../ops/extensions.js';
+
+const cableNode = (cable: Row): PathNode => ({ type: 'dcim.cable', id: cable.id });
 
 /**
  * New cables take their ends (cable, cable peer); new cables and cables whose status changed
@@ -18,7 +24,7 @@ async function onCablesWritten({ services, exec, rc, plans }: WriteHookContext):
   if (created.length === 0 && restated.length === 0) return;
   await attachCables({ services, exec }, created);
   const ends = created.flatMap(endsOf);
-  const through = await originsThrough({ services, exec }, [...ends.map((e) => e.id), ...restated.map((c) => c.id)]);
+  const through = await originsThrough({ services, exec }, [...ends, ...restated.map(cableNode)]);
   await retrace({ services, exec }, [...ends, ...through]);
   await recordEndChanges({ services, exec, rc }, ends);
 }
@@ -28,25 +34,31 @@ async function onCablesWritten({ services, exec, rc, plans }: WriteHookContext):
  * traced again (ending where they now end).
  */
 async function onCablesDeleting({ services, exec, rc, rows }: DeleteHookContext): Promise<void> {
-  const through = await originsThrough({ services, exec }, rows.map((r) => r.id));
+  const through = await originsThrough({ services, exec }, rows.map(cableNode));
   await detachCables({ services, exec }, rows);
   await retrace({ services, exec }, [...rows.flatMap(endsOf), ...through]);
   await recordEndChanges({ services, exec, rc }, rows.flatMap(endsOf));
 }
 
-/** A deleted termination takes its cable with it (as the reference), and its own path. */
-async function onTerminationsDeleting({ services, exec, rc, rows }: DeleteHookContext): Promise<void> {
-  deferEndChanges(rc);
+/**
+ * A deleted termination takes its cable with it (as the reference), and its own path. The
+ * paths over it are found now, while it is still cabled, and traced again once it is gone.
+ */
+async function onTerminationsDeleting({ services, exec, rc, model, rows }: DeleteHookContext): Promise<void> {
+  const deferred = deferFor(rc);
+  deferred.origins.push(...(await originsThrough({ services, exec }, rows.map((r): PathNode => ({ type: model.id, id: r.id })))));
   const cableModel = services.registry.get('dcim.cable');
   const cables = await services.store.byIds(exec, cableModel, rows.map((r) => r.cable_id));
   if (cables.length > 0) await deleteRows(services, exec, rc, cableModel, cables);
   await deletePathsFrom({ services, exec }, rows.map((r) => r.id));
 }
 
-/** Paths over deleted terminations without a cable of their own (a pass-through port, a circuit's far end) end elsewhere now. */
-async function afterTerminationsDeleted({ services, exec, rc, rows }: DeleteHookContext): Promise<void> {
-  await retrace({ services, exec }, await originsThrough({ services, exec }, rows.map((r) => r.id)));
-  await flushEndChanges({ services, exec, rc });
+/** Once the terminations are gone: the paths that ran over them end elsewhere, and the surviving cable ends are recorded. */
+async function afterTerminationsDeleted({ services, exec, rc }: DeleteHookContext): Promise<void> {
+  const deferred = takeDeferred(rc);
+  if (!deferred) return;
+  await retrace({ services, exec }, deferred.origins);
+  await writeEndChanges({ services, exec, rc }, deferred.ends);
 }
 
 /** A new circuit termination extends the paths that ended at the circuit's other end. */
@@ -54,10 +66,10 @@ async function onCircuitTerminationsWritten({ services, exec, plans }: WriteHook
   const created = plans.filter((p) => !p.before).map((p) => p.row);
   if (created.length === 0) return;
   const model = services.registry.get('circuits.circuittermination');
-  const siblings: string[] = [];
+  const siblings: PathNode[] = [];
   for (const row of created) {
     const other = await services.store.where(exec, model, { circuit_id: row.circuit_id, term_side: row.term_side === 'A' ? 'Z' : 'A' });
-    siblings.push(...other.map((o) => o.id));
+    siblings.push(...other.map((o) => ({ type: model.id, id: o.id })));
   }
   if (siblings.length > 0) await retrace({ services, exec }, await originsEndingAt({ services, exec }, siblings));
 }

@@ -24,8 +24,13 @@ export class CableGraph {
 
   /** The first row of `type` matching column equalities, or undefined. */
   async find(type: string, where: Record<string, unknown>): Promise<Row | undefined> {
-    const found = (await this.services.store.where(this.exec, this.services.registry.get(type), where))[0];
-    if (found) this.rows.set(`${type}:${found.id}`, found);
+    return (await this.findAll(type, where))[0];
+  }
+
+  /** Every row of `type` matching column equalities (kept for later `get`s). */
+  async findAll(type: string, where: Record<string, unknown>): Promise<Row[]> {
+    const found = await this.services.store.where(this.exec, this.services.registry.get(type), where);
+    for (const row of found) this.rows.set(`${type}:${row.id}`, row);
     return found;
   }
 

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { ValidationError } from '../../../core/errors.js';
 import { chunk } from '../../../db/store.js';
-import { or } from '../../../db/query/sql-helpers.js';
-import { PATH_ENDPOINT_TYPES, toNodeText } from './endpoints.js';
+import { PATH_ENDPOINT_TYPES, endsOf, toNodeText } from './endpoints.js';
 import { CableGraph } from './graph.js';
 import { traceFrom } from './trace.js';
 import type { PathNode } from './endpoints.js';
@@ -13,44 +11,6 @@ import type { Row } from '../../../core/registry/types.js';
 import type { Services } from '../../../ops/services.js';
 
 type Ctx = { services: Services; exec: Exec };
-
-/** Both terminations of a cable row. */
-export function endsOf(cable: Row): [PathNode, PathNode] {
-  return [
-    { type: String(cable.termination_a_type), id: String(cable.termination_a_id) },
-    { type: String(cable.termination_b_type), id: String(cable.termination_b_id) },
-  ];
-}
-
-/** Stored cable paths whose node list names any of `ids` (cables, ports, circuit terminations). */
-export async function pathsThrough({ services, exec }: Ctx, ids: string[]): Promise<Row[]> {
-  const model = services.registry.get('dcim.cablepath');
-  const out = new Map<string, Row>();
-  for (const part of chunk([...new Set(ids)], 100)) {
-    const clause = or(part.map((id) => () => services.dialect.ilike(sql.ref('path'), `%${id}%`) as never));
-    for (const raw of await exec.selectFrom(model.table).selectAll().where(clause).execute()) {
-      const row = services.store.decode(model, raw);
-      out.set(row.id, row);
-    }
-  }
-  return [...out.values()];
-}
-
-/** Origins of the stored paths ending at any of `ids`. */
-export async function originsEndingAt({ services, exec }: Ctx, ids: string[]): Promise<PathNode[]> {
-  const model = services.registry.get('dcim.cablepath');
-  const out: PathNode[] = [];
-  for (const part of chunk([...new Set(ids)])) {
-    const rows = await exec.selectFrom(model.table).select(['origin_type', 'origin_id']).where('destination_id', 'in', part).execute();
-    for (const r of rows) out.push({ type: String(r.origin_type), id: String(r.origin_id) });
-  }
-  return out;
-}
-
-/** Origins of the stored paths running through any of `ids`. */
-export async function originsThrough(ctx: Ctx, ids: string[]): Promise<PathNode[]> {
-  return (await pathsThrough(ctx, ids)).map((p) => ({ type: String(p.origin_type), id: String(p.origin_id) }));
-}
 
 /** The origin's connected_endpoint columns for a trace (all null without a path). */
 function endpointColumns(trace: Trace | null): Record<string, unknown> {

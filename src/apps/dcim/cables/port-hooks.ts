@@ -1,4 +1,7 @@
-import { originsThrough, retrace } from './paths.js';
+import { originsThrough } from './path-lookup.js';
+import { retrace } from './paths.js';
+import type { PathNode } from './endpoints.js';
+import type { Row } from '../../../core/registry/types.js';
 import type { WriteHookContext } from '../../../ops/extensions.js';
 import type { ItemPlan } from '../../../ops/write/build-item.js';
 
@@ -8,17 +11,22 @@ const ROUTING_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   'dcim.rearport': ['positions'],
 };
 
+type Candidates = { own: PathNode[]; rears: unknown[]; left: unknown[] };
+
 /**
  * Where a written port may reroute stored paths: over the front port itself when it existed
- * (paths reaching it), and over the rear port it maps to (paths arriving on that rear port's
- * cable). A new front port carries no path yet; a rear port's size matters only past its cable.
+ * (paths reaching it), over the rear port it maps to (paths arriving on that rear port's cable),
+ * and from the rear port it left (where paths over it may start). A new front port carries no
+ * path yet; a rear port's size matters only past its cable.
  */
-function candidates(type: string, { row, before }: ItemPlan): { own: string[]; rears: unknown[] } {
+function candidates(type: string, { row, before }: ItemPlan): Candidates {
   const columns = ROUTING_COLUMNS[type] ?? [];
-  if (before && !columns.some((c) => row[c] !== before[c])) return { own: [], rears: [] };
-  if (type === 'dcim.rearport') return { own: [], rears: [row.id] };
-  return { own: before ? [row.id] : [], rears: [row.rear_port_id] };
+  if (before && !columns.some((c) => row[c] !== before[c])) return { own: [], rears: [], left: [] };
+  if (type === 'dcim.rearport') return { own: [], rears: [row.id], left: [] };
+  return { own: before ? [{ type, id: row.id }] : [], rears: [row.rear_port_id], left: [before?.rear_port_id] };
 }
+
+const rearNode = (row: Row): PathNode => ({ type: 'dcim.rearport', id: row.id });
 
 /**
  * A front port moved to another rear port or position, a new front port, or a rear port with a
@@ -28,10 +36,12 @@ function candidates(type: string, { row, before }: ItemPlan): { own: string[]; r
  */
 export async function onPassThroughPortsWritten({ services, exec, model, plans }: WriteHookContext): Promise<void> {
   const found = plans.map((plan) => candidates(model.id, plan));
-  const rears = await services.store.byIds(exec, services.registry.get('dcim.rearport'), found.flatMap((c) => c.rears));
-  const ids = [...found.flatMap((c) => c.own), ...rears.filter((r) => r.cable_id).map((r) => r.id)];
-  if (ids.length === 0) return;
-  await retrace({ services, exec }, await originsThrough({ services, exec }, ids));
+  const rearModel = services.registry.get('dcim.rearport');
+  const rears = (await services.store.byIds(exec, rearModel, found.flatMap((c) => c.rears))).filter((r) => r.cable_id);
+  const nodes = [...found.flatMap((c) => c.own), ...rears.map(rearNode)];
+  if (nodes.length === 0) return;
+  const left = found.flatMap((c) => c.left).filter((id): id is string => typeof id === 'string').map((id) => ({ type: 'dcim.rearport', id }));
+  await retrace({ services, exec }, await originsThrough({ services, exec }, nodes, left));
 }
 
 /**

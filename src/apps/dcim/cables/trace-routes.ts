@@ -5,7 +5,7 @@ import { toRequestContext } from '../../../api/request-context.js';
 import { getRow } from '../../../ops/read.js';
 import { CABLE_TERMINATION_TYPES, PASS_THROUGH_TYPES, fromNodeText } from './endpoints.js';
 import { CableGraph } from './graph.js';
-import { pathsThrough } from './paths.js';
+import { pathsThrough } from './path-lookup.js';
 import { pick, renderNodes } from './render-nodes.js';
 import { toSegments, traceFrom } from './trace.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -35,9 +35,9 @@ const trace: Handler = async ({ services, model, row, baseUrl }) => {
 };
 
 /** `paths/`: every stored cable path running through this pass-through port (reference `PassThroughPortMixin`). */
-const paths: Handler = async ({ services, row, baseUrl }) => {
+const paths: Handler = async ({ services, model, row, baseUrl }) => {
   const exec = services.dialect.db;
-  const found = await pathsThrough({ services, exec }, [row.id]);
+  const found = await pathsThrough({ services, exec }, [{ type: model.id, id: row.id }]);
   const ends = (p: Row, side: 'origin' | 'destination'): PathNode[] => (p[`${side}_type`] ? [{ type: String(p[`${side}_type`]), id: String(p[`${side}_id`]) }] : []);
   const nodesOf = (p: Row) => (Array.isArray(p.path) ? p.path.map((n) => fromNodeText(String(n))) : []);
   const all = found.flatMap((p) => [...ends(p, 'origin'), ...ends(p, 'destination'), ...nodesOf(p)]);

@@ -1,0 +1,10 @@
+import { derivedFilters } from '../shared/derived-filters.js';
+
+/** Filters of the circuits models beyond their fields (catalogue `filters`), derived from the registry (apps/shared/derived-filters.ts). */
+export const CIRCUITS_DERIVED_FILTERS: Record<string, string[]> = {
+  'circuits.provider': ['circuits', 'has_circuits', 'provider_networks', 'has_provider_networks'],
+  'circuits.providernetwork': ['circuit_terminations', 'has_circuit_terminations'],
+  'circuits.circuit': ['tenant_id', 'tenant_group=tenant__tenant_group'],
+};
+
+export const circuitsDerivedFilters = derivedFilters(CIRCUITS_DERIVED_FILTERS);

@@ -1,0 +1,44 @@
+import { PATH_ENDPOINT_TYPES, endsOf, toNodeText } from './endpoints.js';
+import type { CableGraph } from './graph.js';
+import type { PathNode } from './endpoints.js';
+import type { Row } from '../../../core/registry/types.js';
+
+/** Where a path may go on from a node of each type besides its own cable, in either direction. */
+const LINKS: Readonly<Record<string, (graph: CableGraph, row: Row) => Promise<PathNode[]>>> = {
+  'dcim.cable': async (_graph, row) => endsOf(row),
+  'dcim.frontport': async (_graph, row) => (typeof row.rear_port_id === 'string' ? [{ type: 'dcim.rearport', id: row.rear_port_id }] : []),
+  'dcim.rearport': async (graph, row) => (await graph.findAll('dcim.frontport', { rear_port_id: row.id })).map((f) => ({ type: 'dcim.frontport', id: f.id })),
+  'circuits.circuittermination': async (graph, row) => (await graph.findAll('circuits.circuittermination', { circuit_id: row.circuit_id }))
+    .filter((other) => other.id !== row.id).map((other) => ({ type: 'circuits.circuittermination', id: other.id })),
+};
+
+/** Beyond this many objects the walk gives up and the caller scans the stored paths instead. */
+const MAX_NODES = 5000;
+
+/** The objects one step away from `node`: its cable and its LINKS. */
+async function neighbours(graph: CableGraph, node: PathNode): Promise<PathNode[]> {
+  const row = await graph.get(node.type, node.id);
+  if (!row) return [];
+  const cable: PathNode[] = node.type !== 'dcim.cable' && typeof row.cable_id === 'string' ? [{ type: 'dcim.cable', id: row.cable_id }] : [];
+  return [...cable, ...(await (LINKS[node.type]?.(graph, row) ?? []))];
+}
+
+/**
+ * The path endpoints connected to `seeds` over cables, front/rear port pairs and circuits: every
+ * origin whose cable path can run through a seed (a path only follows those links). Costs grow
+ * with the cabling around the seeds, not with the number of stored paths; null when the
+ * connected cabling is larger than MAX_NODES.
+ */
+export async function endpointsAround(graph: CableGraph, seeds: PathNode[]): Promise<PathNode[] | null> {
+  const seen = new Map<string, PathNode>();
+  const queue = [...seeds];
+  while (queue.length > 0) {
+    const node = queue.pop() as PathNode;
+    const key = toNodeText(node);
+    if (seen.has(key)) continue;
+    if (seen.size >= MAX_NODES) return null;
+    seen.set(key, node);
+    queue.push(...(await neighbours(graph, node)));
+  }
+  return [...seen.values()].filter((n) => PATH_ENDPOINT_TYPES.includes(n.type));
+}

@@ -1,0 +1,63 @@
+import { derivedFilters } from '../../shared/derived-filters.js';
+
+/** Every tenant-owned model: `tenant_id` and `tenant_group` (the tenant's group and its subgroups). */
+const TENANCY = ['tenant_id', 'tenant_group=tenant__tenant_group'];
+
+/** A device component: its location is its device's. */
+const COMPONENT = ['location=device__location'];
+
+const PORT_OWNERS = ['console_ports', 'has_console_ports', 'console_server_ports', 'has_console_server_ports', 'power_ports', 'has_power_ports',
+  'power_outlets', 'has_power_outlets', 'interfaces', 'has_interfaces', 'front_ports', 'has_front_ports', 'rear_ports', 'has_rear_ports', 'module_bays', 'has_module_bays'];
+
+const TEMPLATE_OWNERS = ['console_port_templates', 'has_console_port_templates', 'console_server_port_templates', 'has_console_server_port_templates',
+  'power_port_templates', 'has_power_port_templates', 'power_outlet_templates', 'has_power_outlet_templates', 'interface_templates', 'has_interface_templates',
+  'front_port_templates', 'has_front_port_templates', 'rear_port_templates', 'has_rear_port_templates', 'module_bay_templates', 'has_module_bay_templates'];
+
+const TEMPLATE = ['has_device_type', 'has_module_type'];
+
+/** Filters of the dcim models beyond their fields (catalogue `filters`), derived from the registry (apps/shared/derived-filters.ts). */
+export const DCIM_DERIVED_FILTERS: Record<string, string[]> = {
+  'dcim.location': ['circuit_terminations', 'has_circuit_terminations', 'devices', 'has_devices', 'power_panels', 'has_power_panels', 'rack_groups', 'has_rack_groups',
+    'racks', 'has_racks', 'prefixes', 'has_prefixes', 'vlan_groups', 'has_vlan_groups', 'vlans', 'has_vlans', 'clusters', 'has_clusters', ...TENANCY],
+  'dcim.manufacturer': ['inventory_items', 'has_inventory_items', 'device_types', 'has_device_types', 'platforms', 'has_platforms'],
+  'dcim.devicefamily': ['device_types', 'has_device_types'],
+  'dcim.modulefamily': ['module_types'],
+  'dcim.platform': ['devices', 'has_devices', 'virtual_machines', 'has_virtual_machines'],
+  'dcim.virtualchassis': ['location=master__location', 'tenant=master__tenant', 'members', 'has_members'],
+  'dcim.rackgroup': ['children', 'has_children', 'power_panels', 'has_power_panels', 'racks', 'has_racks'],
+  'dcim.rack': ['devices', 'has_devices', 'power_feeds', 'has_power_feeds', 'rack_reservations', 'has_rack_reservations', ...TENANCY],
+  'dcim.rackreservation': ['rack_group=rack__rack_group', 'location=rack__location', ...TENANCY],
+  'dcim.devicetype': ['devices', 'has_devices', 'device_bay_templates', 'has_device_bay_templates', ...TEMPLATE_OWNERS],
+  'dcim.moduletype': ['has_modules', ...TEMPLATE_OWNERS],
+  'dcim.device': ['manufacturer=device_type__manufacturer', 'device_family=device_type__device_family', 'rack_group=rack__rack_group', 'is_full_depth=device_type__is_full_depth',
+    'has_primary_ip', 'device_bays', 'has_device_bays', 'has_software_version', 'controller=controller_managed_device_group__controller', 'local_config_context_schema_id', ...PORT_OWNERS, ...TENANCY],
+  'dcim.module': ['manufacturer=module_type__manufacturer', 'module_family=module_type__module_family', ...PORT_OWNERS, ...TENANCY],
+  'dcim.consoleport': COMPONENT,
+  'dcim.consoleserverport': COMPONENT,
+  'dcim.powerport': [...COMPONENT, 'power_outlets', 'has_power_outlets'],
+  'dcim.poweroutlet': COMPONENT,
+  'dcim.interface': [...COMPONENT, 'device_id', 'child_interfaces', 'has_child_interfaces', 'bridged_interfaces', 'has_bridged_interfaces', 'member_interfaces', 'has_member_interfaces'],
+  'dcim.frontport': COMPONENT,
+  'dcim.rearport': [...COMPONENT, 'front_ports', 'has_front_ports'],
+  'dcim.devicebay': COMPONENT,
+  'dcim.inventoryitem': [...COMPONENT, 'children', 'has_children', 'has_software_version'],
+  'dcim.modulebay': ['has_parent_device', 'has_parent_module', 'installed_module', 'has_installed_module'],
+  'dcim.virtualdevicecontext': ['has_primary_ip', 'has_tenant', ...TENANCY],
+  'dcim.consoleporttemplate': TEMPLATE,
+  'dcim.consoleserverporttemplate': TEMPLATE,
+  'dcim.powerporttemplate': [...TEMPLATE, 'power_outlet_templates', 'has_power_outlet_templates'],
+  'dcim.poweroutlettemplate': TEMPLATE,
+  'dcim.interfacetemplate': TEMPLATE,
+  'dcim.frontporttemplate': TEMPLATE,
+  'dcim.rearporttemplate': [...TEMPLATE, 'front_port_templates', 'has_front_port_templates'],
+  'dcim.modulebaytemplate': TEMPLATE,
+  'dcim.powerpanel': ['power_feeds', 'has_power_feeds'],
+  'dcim.powerfeed': ['location=power_panel__location'],
+  'dcim.controller': TENANCY,
+  'dcim.controllermanageddevicegroup': TENANCY,
+  'dcim.softwareversion': ['devices', 'has_devices', 'inventory_items', 'has_inventory_items', 'virtual_machines', 'has_virtual_machines', 'software_image_files', 'has_software_image_files'],
+  'dcim.softwareimagefile': ['devices', 'has_devices'],
+  'dcim.interfacevdcassignment': ['device=virtual_device_context__device'],
+};
+
+export const dcimDerivedFilters = derivedFilters(DCIM_DERIVED_FILTERS);

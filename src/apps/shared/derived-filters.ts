@@ -1,0 +1,126 @@
+import { joinTable } from '../../db/schema/build-schema.js';
+import { col, not, or } from '../../db/query/sql-helpers.js';
+import { filterSet } from '../../ops/filters/filter-set.js';
+import { FilterError, resolveIds } from '../../ops/filters/resolve-values.js';
+import type { Clause } from '../../db/query/sql-helpers.js';
+import type { Registry } from '../../core/registry/registry.js';
+import type { ResolvedField, ResolvedModel } from '../../core/registry/types.js';
+import type { FilterContext, FilterDef } from '../../ops/filters/filter-set.js';
+import type { AppExtensions } from '../../ops/extensions.js';
+
+/**
+ * Filters the reference offers beyond a model's own fields, each derived from the registry by
+ * its name alone (catalogue `filters`):
+ * - `<fk>_id`: the FK's own filter under another name (`tenant_id`);
+ * - `has_<fk>`: the FK is set (`has_device_type`);
+ * - `<related>` / `has_<related>`: objects of another model pointing here, by their plural
+ *   name (`devices`, `has_interfaces`; `children` for a tree's own parent);
+ * - `<name>=<fk>__<filter>`: a generated filter of a related model (`location=device__location`:
+ *   the location of a console port is its device's).
+ */
+type Derived = { build(ctx: FilterContext, lookup: string, values: string[]): Promise<Clause> };
+
+const TRUE_VALUES = ['true', 'True', '1'];
+
+/** Relation names the reference gives differently from the plural verbose name (`members` of a virtual chassis). */
+const RELATED_NAMES: Record<string, string> = {
+  'dcim.device.virtual_chassis': 'members',
+  'dcim.module.parent_module_bay': 'installed_module',
+  'dcim.interface.parent_interface': 'child_interfaces',
+  'dcim.interface.bridge': 'bridged_interfaces',
+  'dcim.interface.lag': 'member_interfaces',
+  'virtualization.vminterface.parent_interface': 'child_interfaces',
+  'virtualization.vminterface.bridge': 'bridged_interfaces',
+  'virtualization.vminterface.virtual_machine': 'interfaces',
+};
+
+/** `has_<name>` filters true when any of several FKs is set. */
+const ANY_OF: Record<string, string[]> = { has_primary_ip: ['primary_ip4', 'primary_ip6'] };
+
+function relatedName(owner: ResolvedModel, field: ResolvedField, target: ResolvedModel): string {
+  const named = RELATED_NAMES[`${owner.id}.${field.name}`];
+  if (named) return named;
+  if (owner.id === target.id && field.name === 'parent') return 'children';
+  return owner.verbose_name_plural.toLowerCase().replace(/ /g, '_');
+}
+
+/** Rows of `model` that objects of the relation point at (only those of `sources` when given). */
+function pointedAt(model: ResolvedModel, owner: ResolvedModel, field: ResolvedField, sources?: string[]): Clause {
+  if (field.kind === 'm2m') {
+    const table = joinTable(owner, field);
+    const linked = (eb: Parameters<Clause>[0]) => eb.selectFrom(table).select('target_id');
+    return (eb) => eb(col(model.table, 'id'), 'in', sources ? linked(eb).where('source_id', 'in', sources) : linked(eb));
+  }
+  const column = col(owner.table, field.column as string);
+  const pointing = (eb: Parameters<Clause>[0]) => eb.selectFrom(owner.table).select(column.as('target'));
+  return (eb) => eb(col(model.table, 'id'), 'in', sources ? pointing(eb).where(col(owner.table, 'id'), 'in', sources) : pointing(eb).where(column, 'is not', null));
+}
+
+function reverse(registry: Registry, model: ResolvedModel, name: string): Derived | undefined {
+  const has = name.startsWith('has_');
+  const stored = registry.referencesTo(model.id).filter((r) => r.field.kind === 'fk' || !r.field.read_only);
+  const ref = stored.find((r) => relatedName(r.model, r.field, model) === (has ? name.slice(4) : name));
+  if (!ref) return undefined;
+  return {
+    async build({ exec }, lookup, values) {
+      if (has) return TRUE_VALUES.includes(values[values.length - 1]) ? pointedAt(model, ref.model, ref.field) : not(pointedAt(model, ref.model, ref.field));
+      const clause = pointedAt(model, ref.model, ref.field, await resolveIds(exec, ref.model, values));
+      return lookup === 'n' ? not(clause) : clause;
+    },
+  };
+}
+
+function ownField(model: ResolvedModel, name: string): Derived | undefined {
+  const fk = (n: string) => (model.fieldMap.get(n)?.kind === 'fk' ? model.fieldMap.get(n) : undefined);
+  const alias = name.endsWith('_id') ? fk(name.slice(0, -3)) : undefined;
+  if (alias) return { build: (ctx, lookup, values) => filterSet(model).get(alias.name)!.build(ctx, lookup, values) };
+  const present = ANY_OF[name]?.map(fk) ?? (name.startsWith('has_') ? [fk(name.slice(4))] : []);
+  if (present.length === 0 || present.some((f) => !f)) return undefined;
+  const set: Clause = or(present.map((f) => (eb) => eb(col(model.table, f!.column as string), 'is not', null)));
+  return { build: async (_ctx, _lookup, values) => (TRUE_VALUES.includes(values[values.length - 1]) ? set : not(set)) };
+}
+
+/** `<fk>__<filter>`: the generated filter of the FK's model, e.g. `device__location`. */
+function through(registry: Registry, model: ResolvedModel, path: string): Derived | undefined {
+  const [hop, name] = path.split('__');
+  const field = model.fieldMap.get(hop);
+  if (field?.kind !== 'fk' || !field.column || !name) return undefined;
+  const target = registry.get(field.to as string);
+  const def = filterSet(target).get(name);
+  if (!def) return undefined;
+  return {
+    async build(ctx, lookup, values) {
+      const inner = await def.build({ ...ctx, model: target }, lookup, values);
+      return (eb) => eb(col(model.table, field.column as string), 'in', eb.selectFrom(target.table).select(`${target.table}.id`).where(inner));
+    },
+  };
+}
+
+/** `name`, or `name=<fk>__<filter>` for a filter through an FK. */
+function resolveDerived(registry: Registry, model: ResolvedModel, entry: string): Derived | undefined {
+  const [name, path] = entry.split('=');
+  return path ? through(registry, model, path) : ownField(model, name) ?? reverse(registry, model, name);
+}
+
+/** A derived filter, resolved against the registry on use. */
+function derivedFilter(modelId: string, entry: string): FilterDef {
+  return {
+    lookups: new Set(['n']),
+    async build(ctx, lookup, values) {
+      const derived = resolveDerived(ctx.services.registry, ctx.services.registry.get(modelId), entry);
+      if (!derived) throw new FilterError(`No way to derive the filter ${entry} of ${modelId}`);
+      return derived.build(ctx, lookup, values);
+    },
+  };
+}
+
+/** Whether a filter entry derives for a model (the registry test checks every declared one). */
+export function derives(registry: Registry, modelId: string, entry: string): boolean {
+  return resolveDerived(registry, registry.get(modelId), entry) !== undefined;
+}
+
+/** An extension table of derived filters: model id -> entries (`name` or `name=<fk>__<filter>`). */
+export function derivedFilters(entries: Record<string, string[]>): AppExtensions {
+  const table = (modelId: string, list: string[]) => Object.fromEntries(list.map((e) => [e.split('=')[0], derivedFilter(modelId, e)]));
+  return Object.fromEntries(Object.entries(entries).map(([modelId, list]) => [modelId, { filters: table(modelId, list) }]));
+}
