@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../helpers/app.js';
 import { FIXTURES } from './fixtures.js';
-import { EXTRA_KEYS, EXTRA_OPTIONS, KNOWN_DIFFERENCES, NO_WIRE, keysOf, sampleOf, slugParts, wireOf } from './wire.js';
+import { EXTRA_KEYS, EXTRA_OPTIONS, KNOWN_DIFFERENCES, NO_WIRE, catalogueFilters, keysOf, sampleOf, slugParts, wireOf } from './wire.js';
 import type { Edit } from './fixtures.js';
 import type { TestApp } from '../helpers/app.js';
 
@@ -98,6 +98,13 @@ for (const fx of FIXTURES) {
         const res = await t.call('GET', `${fx.path}?${key}=${encodeURIComponent(value)}&id=${obj.id}`);
         assert.equal(res.status, 200, `${key}: ${res.raw}`);
         assert.equal(res.body.count, 1, `?${key}=${value} does not find the object`);
+      }
+    });
+
+    it('should accept every filter the reference catalogue names for the model', { skip: catalogueFilters(fx.model).length === 0 && 'no catalogue filters' }, async () => {
+      for (const name of catalogueFilters(fx.model)) {
+        const res = await t.call('GET', `${fx.path}?${name}=${name.startsWith('has_') || name.startsWith('is_') ? 'true' : 'x'}`);
+        assert.notDeepEqual(res.body?.[name], ['Unknown filter field'], `${fx.model} lacks the filter ${name}`);
       }
     });
 
