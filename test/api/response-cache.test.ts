@@ -56,6 +56,18 @@ describe('response cache: a repeated GET is served from memory until the data mo
     assert.equal((await t.call('GET', '/api/tenancy/tenants/?limit=5')).body.results[0].description, 'direct');
   });
 
+  it('a rolled-back transaction moves the generation past what was seen inside it', { skip: onSqlite ? false : 'SQLite only' }, async () => {
+    const dialect = t.app.services.dialect;
+    let inside: string | null = null;
+    await assert.rejects(dialect.db.transaction().execute(async (trx) => {
+      await trx.updateTable('tenancy_tenant').set({ description: 'undone' }).where('id', '=', tenant.id).execute();
+      inside = dialect.writeGeneration();
+      throw new Error('roll back');
+    }));
+    assert.notEqual(dialect.writeGeneration(), inside);
+    assert.notEqual((await t.call('GET', '/api/tenancy/tenants/?limit=5')).body.results[0].description, 'undone');
+  });
+
   it('another reader never gets a body rendered for someone else', async () => {
     const limited = await makeUser(t, 'cache-reader', [{ object_types: ['tenancy.tenant'], actions: ['view'], constraints: { name: 'nothing-matches' } }]);
     assert.equal((await t.call('GET', '/api/tenancy/tenants/?limit=5')).body.count, 1);

@@ -95,8 +95,9 @@ function toHtml(req: FastifyRequest, reply: FastifyReply, payload: string): stri
  */
 export function registerBrowsable(app: FastifyInstance): void {
   app.addHook('onSend', async (req, reply, payload) => {
+    if (!req.url.startsWith('/api/') || !wantsHtml(req)) return payload;
     const text = Buffer.isBuffer(payload) ? payload.toString() : payload;
-    if (!req.url.startsWith('/api/') || typeof text !== 'string' || text === '' || !wantsHtml(req)) return payload;
+    if (typeof text !== 'string' || text === '') return payload;
     if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
     return toHtml(req, reply, text);
   });

@@ -55,13 +55,17 @@ export type JsonSql = {
 };
 
 /** Counts statements through Kysely's log hook. */
-export function makeCounter(): { count: () => number; log: (event: LogEvent) => void } {
+export function makeCounter(): { count: () => number; rollbacks: () => number; log: (event: LogEvent) => void } {
   let n = 0;
+  let rollbacks = 0;
   const trace = process.env.SQL_TRACE === '1';
   return {
     count: () => n,
+    /** Rolled-back transactions and savepoints: undone changes still moved `total_changes()`. */
+    rollbacks: () => rollbacks,
     log: (event) => {
       n += 1;
+      if (/^\s*rollback/i.test(event.query.sql)) rollbacks += 1;
       if (trace) process.stderr.write(`[sql ${event.queryDurationMillis.toFixed(2)} ms] ${event.query.sql}\n`);
     },
   };

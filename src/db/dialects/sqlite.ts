@@ -55,11 +55,12 @@ function openDatabase(file: string): Database.Database {
 
 /**
  * `data_version` moves when another connection commits; `total_changes()` counts this
- * connection's row changes (committed or not: a read waits for an open transaction anyway).
+ * connection's row changes (committed or not: a read waits for an open transaction anyway);
+ * `local` counts schema scripts and rollbacks (whose undone changes left `total_changes()` moved).
  */
-function generationReader(db: Database.Database, schemaChanges: () => number): () => string {
+function generationReader(db: Database.Database, local: () => string): () => string {
   const changes = db.prepare('SELECT total_changes()').pluck();
-  return () => `${db.pragma('data_version', { simple: true })}:${changes.get()}:${schemaChanges()}`;
+  return () => `${db.pragma('data_version', { simple: true })}:${changes.get()}:${local()}`;
 }
 
 /** The embedded database: one file (or memory), WAL mode. */
@@ -96,7 +97,7 @@ export function createSqliteDialect(file: string): Dialect {
     },
     json: sqliteJson,
     queryCount: counter.count,
-    writeGeneration: generationReader(raw, () => scripts),
+    writeGeneration: generationReader(raw, () => `${scripts}.${counter.rollbacks()}`),
     lockTable: async () => undefined,
     close: () => db.destroy(),
   };

@@ -1,3 +1,4 @@
+import { memoByGeneration } from '../../../db/generation-memo.js';
 import { joinTable } from '../../../db/schema/build-schema.js';
 import { col } from '../../../db/query/sql-helpers.js';
 import type { Exec } from '../../../db/store.js';
@@ -69,7 +70,11 @@ export async function loadCustomFields(services: Services, exec: Exec, modelId: 
 }
 
 /** Every model's custom field keys in display order (one query for all models). */
-export async function loadKeysByModel(services: Services, exec: Exec): Promise<Map<string, string[]>> {
+export function loadKeysByModel(services: Services, exec: Exec): Promise<Map<string, string[]>> {
+  return memoByGeneration(services.dialect, 'custom-field-keys', () => readKeysByModel(services, exec));
+}
+
+async function readKeysByModel(services: Services, exec: Exec): Promise<Map<string, string[]>> {
   const cf = services.registry.get('extras.customfield');
   const link = joinTable(cf, cf.fieldMap.get('content_types')!);
   const rows = await exec.selectFrom(cf.table).innerJoin(link, `${link}.source_id`, `${cf.table}.id`)
