@@ -1,5 +1,5 @@
 import { ValidationError } from '../core/errors.js';
-import { toUuid } from '../core/fields/scalar.js';
+import { rowIdError, toRowId } from '../core/registry/row-id.js';
 import { chunk } from '../db/store.js';
 import { and } from '../db/query/sql-helpers.js';
 import { getRow, scopeClause } from './read.js';
@@ -58,24 +58,24 @@ async function scopedRows(services: Services, rc: RequestContext, model: Resolve
   const out = new Map<string, Row>();
   for (const part of chunk(ids)) {
     const raw = await trx.selectFrom(model.table).selectAll(model.table).where(and([where, (eb) => eb(`${model.table}.id`, 'in', part)])).execute();
-    for (const r of raw) out.set(r.id as string, services.store.decode(model, r));
+    for (const row of raw.map((r) => services.store.decode(model, r))) out.set(row.id, row);
   }
   return out;
 }
 
-function bulkIds(body: unknown): { ids: string[]; items: Record<string, unknown>[] } {
+function bulkIds(model: ResolvedModel, body: unknown): { ids: string[]; items: Record<string, unknown>[] } {
   const list = expectList(body);
   const items = list.map((i) => expectObject(i));
   const missing = items.map((i) => (i.id === undefined || i.id === null ? { id: ['This field is required.'] } : {}));
   if (missing.some((m) => Object.keys(m).length > 0)) throw new ValidationError(missing);
-  const ids = items.map((i) => toUuid(i.id));
-  if (ids.some((id) => !id)) throw new ValidationError(items.map((i) => (toUuid(i.id) ? {} : { id: ['Must be a valid UUID.'] })));
+  const ids = items.map((i) => toRowId(model, i.id));
+  if (ids.some((id) => !id)) throw new ValidationError(items.map((i) => (toRowId(model, i.id) ? {} : { id: [rowIdError(model, i.id) as string] })));
   return { ids: ids as string[], items };
 }
 
 /** PUT/PATCH on a list path: `[{id, ...}]`, all or none; returns rows in the order given. */
 export async function bulkUpdate(services: Services, rc: RequestContext, model: ResolvedModel, body: unknown, params: Params, partial: boolean): Promise<Row[]> {
-  const { ids, items } = bulkIds(body);
+  const { ids, items } = bulkIds(model, body);
   return transaction(services, async (trx) => {
     const rows = await scopedRows(services, rc, model, trx, ids, 'change', params);
     const work = items.map((input, i) => ({ input, before: rows.get(ids[i]) })).filter((w) => w.before);
@@ -93,7 +93,7 @@ export async function deleteObject(services: Services, rc: RequestContext, model
 
 /** DELETE on a list path: `[{id}]`, all or none. */
 export async function bulkDelete(services: Services, rc: RequestContext, model: ResolvedModel, body: unknown, params: Params): Promise<void> {
-  const { ids } = bulkIds(body);
+  const { ids } = bulkIds(model, body);
   await transaction(services, async (trx) => {
     const rows = await scopedRows(services, rc, model, trx, ids, 'delete', params);
     if (rows.size > 0) await deleteRows(services, trx, rc, model, [...rows.values()]);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { NotFoundError } from '../core/errors.js';
-import { toUuid } from '../core/fields/scalar.js';
+import { toRowId } from '../core/registry/row-id.js';
 import { fromCompositeKey } from '../core/natural-key.js';
 import { buildOrder } from '../db/query/sort.js';
 import { and } from '../db/query/sql-helpers.js';
@@ -52,9 +52,9 @@ export function notFound(model: ResolvedModel): NotFoundError {
   return new NotFoundError(`No ${model.class_name} matches the given query.`);
 }
 
-/** A detail path segment: a UUID, or a composite natural key (`Durham;NC`) as the reference allows. */
+/** A detail path segment: an id, or a composite natural key (`Durham;NC`) as the reference allows. */
 async function keyClause(services: Services, model: ResolvedModel, key: string): Promise<Clause | null> {
-  const id = toUuid(key);
+  const id = toRowId(model, key);
   if (id) return (eb) => eb(`${model.table}.id`, '=', id);
   const found = await resolveNaturalKey(services, services.dialect.db, model, fromCompositeKey(key));
   return found.length === 1 ? (eb) => eb(`${model.table}.id`, '=', found[0]) : null;

@@ -69,6 +69,7 @@ export const KIND_SCHEMAS: Readonly<Record<FieldKind, KindSchema>> = {
   datetime: fixed({ type: 'string', format: 'date-time' }),
   json: fixed({}),
   uuid: fixed({ type: 'string', format: 'uuid' }),
+  auto_id: fixed({ type: 'integer', minimum: 1 }),
   choice: { read: choiceRead, write: choiceValues },
   fk: { read: () => ref('ObjectReference'), write: relatedWrite },
   m2m: { read: () => ({ type: 'array', items: ref('ObjectReference') }), write: () => ({ type: 'array', items: relatedWrite() }) },

@@ -1,3 +1,4 @@
+import { autoIdKind } from './auto-id.js';
 import { choiceKind } from './choice.js';
 import { ipAddressKind } from './ip.js';
 import { numberKinds } from './number.js';
@@ -15,6 +16,7 @@ export const KINDS: Readonly<Record<FieldKind, KindBehaviour>> = Object.freeze({
   ...relationKinds,
   choice: choiceKind,
   ip_address: ipAddressKind,
+  auto_id: autoIdKind,
 } as Record<FieldKind, KindBehaviour>);
 
 export type { KindBehaviour } from './kind.js';

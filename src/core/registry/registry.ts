@@ -10,6 +10,23 @@ export type Reference = { model: ResolvedModel; field: ResolvedField };
  */
 export type AppDefinition = { label: string; models: AuthoredModel[]; root_paths?: string[] };
 
+/** Features whose records point at objects through UUID columns (generic foreign keys). */
+const UUID_ONLY_FEATURES = ['change_logging', 'notes', 'relationships'];
+
+/**
+ * Integer-id models are referenced through join tables only: FK columns and generic references
+ * (change log, notes, relationship associations) hold UUIDs, as the reference's auth.group
+ * has none of those features.
+ */
+function checkIntegerIds(model: ResolvedModel): void {
+  const bad = UUID_ONLY_FEATURES.find((f) => model.features.has(f));
+  if (model.id_type === 'integer' && bad) throw new RegistryError(`${model.id}: integer ids cannot carry the ${bad} feature`);
+}
+
+function checkIntegerTarget(model: ResolvedModel, field: ResolvedField, target: ResolvedModel): void {
+  if (target.id_type === 'integer' && field.kind === 'fk') throw new RegistryError(`${model.id}.${field.name}: foreign keys to integer-id model ${target.id} are not supported`);
+}
+
 /**
  * The frozen set of resolved models. Built once at start-up from the app definitions;
  * adding a model after that throws.
@@ -29,6 +46,7 @@ export class Registry {
     this.byPath = new Map();
     for (const model of models) {
       if (this.byId.has(model.id)) throw new RegistryError(`duplicate model ${model.id}`);
+      checkIntegerIds(model);
       this.byId.set(model.id, model);
       if (!model.internal) this.byPath.set(`${model.app}/${model.path}`, model);
     }
@@ -37,6 +55,7 @@ export class Registry {
       for (const field of model.fields) {
         if ((field.kind === 'fk' || field.kind === 'm2m') && field.to) {
           if (!this.byId.has(field.to)) throw new RegistryError(`${model.id}.${field.name}: target ${field.to} is not registered`);
+          checkIntegerTarget(model, field, this.byId.get(field.to) as ResolvedModel);
           const list = this.refs.get(field.to) ?? [];
           list.push({ model, field });
           this.refs.set(field.to, list);
@@ -67,6 +86,16 @@ export class Registry {
   /** Fields of other models (and this one) that point at `modelId`. */
   referencesTo(modelId: string): readonly Reference[] {
     return this.refs.get(modelId) ?? [];
+  }
+
+  /**
+   * Models a content-type field may name: its fixed `content_type_models`, else the models with
+   * its `content_type_feature`, else (or when none has it) every model.
+   */
+  contentTypeChoices(field: ResolvedField): ResolvedModel[] {
+    if (field.content_type_models) return field.content_type_models.map((id) => this.get(id));
+    const limited = field.content_type_feature ? this.withFeature(field.content_type_feature) : [];
+    return limited.length > 0 ? limited : [...this.models];
   }
 
   /** Models carrying a feature (e.g. `tags`, or the name of a field such as `status`). */

@@ -48,8 +48,14 @@ function resolveField(modelId: string, name: string, authored: AuthoredField, ex
   });
 }
 
+/** The `id` field per primary-key type (AuthoredModel `id_type`). */
+const ID_FIELDS: Record<NonNullable<AuthoredModel['id_type']>, AuthoredField> = {
+  uuid: { kind: 'uuid' },
+  integer: { kind: 'auto_id', read_only: true },
+};
+
 const COMMON_HEAD: [string, AuthoredField][] = [
-  ['id', { kind: 'uuid' }],
+  ['id', ID_FIELDS.uuid],
   ['object_type', { kind: 'string', read_only: true, no_filter: true }],
   ['display', { kind: 'string', read_only: true, options_type: 'field', no_filter: true }],
   ['url', { kind: 'string', read_only: true, options_type: 'field', no_filter: true }],
@@ -85,7 +91,10 @@ export function resolveModel(model: AuthoredModel): ResolvedModel {
   const id = model.object_type ?? `${model.app}.${model.model}`;
   const features = resolveFeatures(model);
   const fields: ResolvedField[] = [];
-  for (const [name, def] of COMMON_HEAD) fields.push(resolveField(id, name, def, { common: true, column: name === 'id' ? 'id' : null }));
+  for (const [name, def] of COMMON_HEAD) {
+    const authored = name === 'id' ? ID_FIELDS[model.id_type ?? 'uuid'] : def;
+    fields.push(resolveField(id, name, authored, { common: true, column: name === 'id' ? 'id' : null }));
+  }
   const declared = Object.entries(model.fields);
   for (const [name, def] of declared.filter(([, d]) => !d.after_tail)) fields.push(resolveField(id, name, def));
   const tail = commonTail(features, model.fields);
@@ -125,6 +134,8 @@ export function resolveModel(model: AuthoredModel): ResolvedModel {
     rules: Object.freeze([...(model.rules ?? [])]),
     read_only: model.read_only ?? false,
     internal: model.internal ?? false,
+    id_type: model.id_type ?? 'uuid',
+    creatable: model.creatable ?? true,
     before_save: model.before_save,
     unique_messages: Object.freeze({ ...(model.unique_messages ?? {}) }),
     class_name: toClassName(model.verbose_name),

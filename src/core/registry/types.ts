@@ -5,7 +5,7 @@ export type FieldKind =
   | 'integer' | 'positive_integer' | 'big_integer' | 'decimal' | 'float'
   | 'boolean' | 'date' | 'datetime' | 'json' | 'uuid' | 'choice'
   | 'fk' | 'm2m' | 'content_types' | 'content_type' | 'generic_fk'
-  | 'count' | 'tree_depth' | 'computed' | 'ip_address';
+  | 'count' | 'tree_depth' | 'computed' | 'ip_address' | 'auto_id';
 
 export type OnDelete = 'CASCADE' | 'PROTECT' | 'SET_NULL';
 
@@ -53,6 +53,8 @@ export type AuthoredField = {
   no_filter?: boolean;
   /** For content_types fields: which models may be listed (a registry feature name). */
   content_type_feature?: string;
+  /** For content_type(s) fields limited to a fixed list of models rather than a feature (image attachments). */
+  content_type_models?: readonly string[];
   /** Stored and filterable but never rendered, described or written through the API (set by operations). */
   hidden?: boolean;
   /** Rendered only at the top level (not inside nested objects); counts and tree depth always are. */
@@ -161,6 +163,13 @@ export type AuthoredModel = {
   head_order?: string[];
   /** `object_type` when it differs from `<app>.<model>` (e.g. `auth.group` served under users). */
   object_type?: string;
+  /**
+   * Primary key: a UUID the service (or client) gives (default), or an auto-increment integer
+   * the database sequence gives, read-only in the API (reference `auth.group`).
+   */
+  id_type?: 'uuid' | 'integer';
+  /** False when the API cannot create objects (no POST; reference jobs come from installed code). */
+  creatable?: boolean;
 };
 
 export type ResolvedField = Readonly<AuthoredField & {
@@ -206,6 +215,8 @@ export type ResolvedModel = Readonly<{
   rules: readonly Rule[];
   read_only: boolean;
   internal: boolean;
+  id_type: 'uuid' | 'integer';
+  creatable: boolean;
   before_save?: (ctx: SaveContext) => void | Promise<void>;
   unique_messages: Readonly<Record<string, UniqueMessage>>;
   /** Class name used in 404 texts, e.g. `LocationType`. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { SEQUENCE_TABLE } from './id-sequences.js';
 import type { Dialect } from '../dialects/dialect.js';
 import type { Registry } from '../../core/registry/registry.js';
 import type { ResolvedField, ResolvedModel } from '../../core/registry/types.js';
@@ -44,20 +45,26 @@ function modelTable(model: ResolvedModel): TableSpec {
   return { name: model.table, columns, indexes };
 }
 
-function joinTables(model: ResolvedModel): TableSpec[] {
+/** Column storage of a model's ids (UUID, or integer for `id_type: 'integer'`). */
+export function idStorage(model: ResolvedModel): Storage {
+  return model.fieldMap.get('id')?.behaviour.storage ?? 'uuid';
+}
+
+function joinTables(registry: Registry, model: ResolvedModel): TableSpec[] {
   const specs: TableSpec[] = [];
   for (const field of model.fields) {
     if (field.behaviour.relation === 'm2m') {
+      const target = registry.get(field.to as string);
       specs.push({
         name: joinTable(model, field),
-        columns: [{ name: 'source_id', storage: 'uuid', notNull: true }, { name: 'target_id', storage: 'uuid', notNull: true }],
+        columns: [{ name: 'source_id', storage: idStorage(model), notNull: true }, { name: 'target_id', storage: idStorage(target), notNull: true }],
         primaryKey: ['source_id', 'target_id'],
         indexes: [{ columns: ['target_id'], unique: false }],
       });
     } else if (field.behaviour.relation === 'content_types') {
       specs.push({
         name: joinTable(model, field),
-        columns: [{ name: 'source_id', storage: 'uuid', notNull: true }, { name: 'content_type', storage: 'text', notNull: true }],
+        columns: [{ name: 'source_id', storage: idStorage(model), notNull: true }, { name: 'content_type', storage: 'text', notNull: true }],
         primaryKey: ['source_id', 'content_type'],
         indexes: [{ columns: ['content_type'], unique: false }],
       });
@@ -68,7 +75,8 @@ function joinTables(model: ResolvedModel): TableSpec[] {
 
 /** Every table the registry needs. */
 export function buildTableSpecs(registry: Registry): TableSpec[] {
-  return registry.models.flatMap((m) => [modelTable(m), ...joinTables(m)]);
+  const sequences = registry.models.some((m) => m.id_type === 'integer') ? [SEQUENCE_TABLE] : [];
+  return [...registry.models.flatMap((m) => [modelTable(m), ...joinTables(registry, m)]), ...sequences];
 }
 
 export function indexName(table: string, columns: string[], unique: boolean): string {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { addColumnSql, buildTableSpecs, createIndexSql, createTableSql } from './build-schema.js';
+import { migrateIntegerIds } from './integer-ids.js';
 import type { Dialect } from '../dialects/dialect.js';
 import type { Registry } from '../../core/registry/registry.js';
 
@@ -24,6 +25,7 @@ async function syncRegistrySchema(dialect: Dialect, registry: Registry): Promise
 
 export const MIGRATIONS: Migration[] = [
   { id: 1, name: 'registry schema', up: syncRegistrySchema },
+  { id: 2, name: 'integer ids (auth.group)', up: migrateIntegerIds },
 ];
 
 /** Latest migration id this build knows. */

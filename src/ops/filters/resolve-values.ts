@@ -1,4 +1,4 @@
-import { toUuid } from '../../core/fields/scalar.js';
+import { fromStoredId, toRowId } from '../../core/registry/row-id.js';
 import { chunk } from '../../db/store.js';
 import type { Exec } from '../../db/store.js';
 import type { ResolvedModel } from '../../core/registry/types.js';
@@ -24,7 +24,7 @@ export async function resolveIds(exec: Exec, model: ResolvedModel, values: strin
   const ids = new Set<string>();
   const seen = new Set<string>();
   for (const part of chunk(values)) {
-    const uuids = part.map(toUuid).filter((u): u is string => !!u);
+    const uuids = part.map((v) => toRowId(model, v)).filter((u): u is string => !!u);
     let query = exec.selectFrom(model.table).select(['id']);
     if (byName) query = query.select(`${byName} as name`);
     const rows = await query
@@ -35,12 +35,12 @@ export async function resolveIds(exec: Exec, model: ResolvedModel, values: strin
       ]))
       .execute();
     for (const row of rows) {
-      ids.add(row.id as string);
-      seen.add(row.id as string);
+      ids.add(fromStoredId(row.id));
+      seen.add(fromStoredId(row.id));
       if (byName) seen.add(String((row as Record<string, unknown>).name));
     }
   }
-  for (const value of values) if (!seen.has(toUuid(value) ?? value)) throw invalidChoice(value);
+  for (const value of values) if (!seen.has(toRowId(model, value) ?? value)) throw invalidChoice(value);
   return [...ids];
 }
 

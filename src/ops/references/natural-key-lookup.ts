@@ -71,5 +71,5 @@ export async function resolveNaturalKey(services: Services, exec: Exec, model: R
   let query = exec.selectFrom(model.table).select(`${model.table}.id`).where(clause);
   if (extra) query = query.where(extra);
   const rows = await query.limit(2).execute();
-  return rows.map((r) => r.id as string);
+  return rows.map((r) => String(r.id));
 }

@@ -1,4 +1,4 @@
-import { toUuid } from '../../core/fields/scalar.js';
+import { fromStoredId, pkRepr, toRowId } from '../../core/registry/row-id.js';
 import { fromCompositeKey } from '../../core/natural-key.js';
 import { joinTable } from '../../db/schema/build-schema.js';
 import { and, col } from '../../db/query/sql-helpers.js';
@@ -29,7 +29,7 @@ function flatten(attrs: Record<string, unknown>, prefix = ''): [string, unknown]
 export class ReferenceResolver {
   private readonly known = new Map<string, Set<string>>();
 
-  constructor(private readonly services: Services, private readonly exec: Exec, private readonly rc: RequestContext, private readonly source: ResolvedModel) {}
+  constructor(private readonly services: Services, readonly exec: Exec, private readonly rc: RequestContext, private readonly source: ResolvedModel) {}
 
   private scope(field: ResolvedField, target: ResolvedModel): Clause | null {
     const clauses: Clause[] = [];
@@ -45,7 +45,7 @@ export class ReferenceResolver {
   /** Loads which of the given UUIDs exist in scope, in one query per field. */
   async prefetch(field: ResolvedField, values: unknown[]): Promise<void> {
     const target = this.services.registry.get(field.to as string);
-    const ids = values.map((v) => this.directId(v)).filter((id): id is string => !!id);
+    const ids = values.map((v) => this.directId(target, v)).filter((id): id is string => !!id);
     const key = `${this.source.id}.${field.name}`;
     const set = this.known.get(key) ?? new Set<string>();
     this.known.set(key, set);
@@ -54,20 +54,21 @@ export class ReferenceResolver {
     let query = this.exec.selectFrom(target.table).select(`${target.table}.id`).where(`${target.table}.id`, 'in', missing);
     const scope = this.scope(field, target);
     if (scope) query = query.where(scope);
-    for (const row of await query.execute()) set.add(row.id as string);
+    for (const row of await query.execute()) set.add(fromStoredId(row.id));
   }
 
-  /** The UUID a value names directly (UUID string, URL, or `{id}`/`{url}` object). */
-  private directId(value: unknown): string | undefined {
+  /** The id a value names directly (id string, URL, or `{id}`/`{url}` object). */
+  private directId(target: ResolvedModel, value: unknown): string | undefined {
+    if (typeof value === 'number') return toRowId(target, value);
     if (typeof value === 'string') {
-      if (toUuid(value)) return toUuid(value);
-      if (URL_RE.test(value)) return toUuid(value.replace(/\/+$/, '').split('/').pop() ?? '') ?? undefined;
+      if (toRowId(target, value)) return toRowId(target, value);
+      if (URL_RE.test(value)) return toRowId(target, value.replace(/\/+$/, '').split('/').pop() ?? '') ?? undefined;
       return undefined;
     }
     if (value && typeof value === 'object' && !Array.isArray(value)) {
       const obj = value as { id?: unknown; url?: unknown };
-      if (typeof obj.url === 'string') return this.directId(obj.url);
-      if (obj.id !== undefined) return toUuid(obj.id) ?? undefined;
+      if (typeof obj.url === 'string') return this.directId(target, obj.url);
+      if (obj.id !== undefined) return toRowId(target, obj.id) ?? undefined;
     }
     return undefined;
   }
@@ -75,11 +76,11 @@ export class ReferenceResolver {
   async resolve(field: ResolvedField, value: unknown): Promise<Resolved> {
     if (value === null || value === undefined || value === '') return { ok: true, id: null };
     const target = this.services.registry.get(field.to as string);
-    const direct = this.directId(value);
+    const direct = this.directId(target, value);
     if (direct) {
       await this.prefetch(field, [direct]);
       if (this.known.get(`${this.source.id}.${field.name}`)?.has(direct)) return { ok: true, id: direct };
-      return { ok: false, error: `Related object not found using the provided attributes: {'pk': UUID('${direct}')}` };
+      return { ok: false, error: `Related object not found using the provided attributes: {'pk': ${pkRepr(target, direct)}}` };
     }
     if (typeof value === 'string' && !URL_RE.test(value)) return this.byNaturalKey(field, target, value);
     if (value && typeof value === 'object' && !Array.isArray(value) && !('id' in value) && !('url' in value)) {
@@ -106,7 +107,7 @@ export class ReferenceResolver {
     const scope = this.scope(field, target);
     if (scope) clauses.push(scope);
     const rows = await this.exec.selectFrom(target.table).select(`${target.table}.id`).where(and(clauses)).limit(2).execute();
-    if (rows.length === 1) return { ok: true, id: rows[0].id as string };
+    if (rows.length === 1) return { ok: true, id: fromStoredId(rows[0].id) };
     const shown = Object.fromEntries(flatten(attrs));
     if (rows.length > 1) return { ok: false, error: `Multiple objects match the provided attributes: ${pyRepr(shown)}` };
     return { ok: false, error: `Related object not found using the provided attributes: ${pyRepr(shown)}` };

@@ -1,3 +1,4 @@
+import { renderRowId } from '../../core/registry/row-id.js';
 import type { ResolvedField, ResolvedModel, Row } from '../../core/registry/types.js';
 import type { Services } from '../services.js';
 import type { Loaded, SerializeOptions } from './plan.js';
@@ -22,7 +23,7 @@ function renderRef(state: RenderState, target: ResolvedModel, id: unknown, depth
     if (row) return renderObject(state, target, row, depth - 1, false);
   }
   const url = objectUrl(state.opts.baseUrl, target, id);
-  return top ? { id, object_type: target.id, url } : url;
+  return top ? { id: renderRowId(target, id), object_type: target.id, url } : url;
 }
 
 function renderGeneric(state: RenderState, model: ResolvedModel, field: ResolvedField, row: Row, depth: number, top: boolean) {
@@ -49,7 +50,7 @@ function renderField(state: RenderState, model: ResolvedModel, field: ResolvedFi
   if (computed) return computed.get(row.id) ?? (field.kind === 'computed' ? null : computedDefault(field.name));
   if (field.kind === 'computed') return null;
   switch (field.name) {
-    case 'id': return row.id;
+    case 'id': return renderRowId(model, row.id);
     case 'object_type': return model.id;
     case 'display': return loader.display(model, row);
     case 'url': return objectUrl(state.opts.baseUrl, model, row.id);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { toUuid } from '../../core/fields/scalar.js';
+import { toRowId } from '../../core/registry/row-id.js';
+import { newRowId } from '../../db/schema/id-sequences.js';
 import type { ResolvedField, ResolvedModel, Row } from '../../core/registry/types.js';
 import type { ReferenceResolver } from '../references/resolve-reference.js';
 import type { Services } from '../services.js';
@@ -101,7 +102,8 @@ export async function buildItem(ctx: ParseCtx, input: Record<string, unknown>, o
     await applyField(ctx, plan, field, opts.partial);
   }
   if (!opts.before) {
-    const given = input.id === undefined ? randomUUID() : toUuid(input.id);
+    const idField = ctx.model.fieldMap.get('id') as ResolvedField;
+    const given = input.id === undefined || !isWritable(idField) ? await newRowId(ctx.resolver.exec, ctx.model) : toRowId(ctx.model, input.id);
     if (!given) plan.errors.id = ['Must be a valid UUID.'];
     row.id = given ?? randomUUID();
     if (ctx.model.fieldMap.has('custom_fields')) row._custom_field_data = {};

@@ -68,7 +68,8 @@ async function detach(services: Services, exec: Exec, doomed: Doomed): Promise<v
       }
     }
     const notes = services.registry.find('extras.note');
-    if (notes && target !== notes) {
+    // Notes name their object by UUID; integer-id models carry none (registry checkIntegerIds).
+    if (notes && target !== notes && target.id_type === 'uuid') {
       for (const part of chunk(ids)) await exec.deleteFrom(notes.table).where('assigned_object_id', 'in', part).execute();
     }
   }

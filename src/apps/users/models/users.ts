@@ -34,6 +34,8 @@ export const user = defineModel({
 export const group = defineModel({
   app: 'users', model: 'group', object_type: 'auth.group', verbose_name: 'group', verbose_name_plural: 'groups', path: 'groups',
   base: 'base',
+  /** Django's auth.group keeps an auto-increment integer key; the API renders it as a number. */
+  id_type: 'integer',
   fields: {
     user_count: f.count('*', 'groups'),
     name: f.string({ max_length: 150, required: true, unique: true }),
