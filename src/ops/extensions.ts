@@ -29,6 +29,11 @@ export type ModelExtensions = {
   filters?: Record<string, FilterDef>;
   /** Filters whose names depend on data (e.g. `cf_<key>`); returns undefined when `param` is not one. */
   dynamicFilter?: (ctx: FilterContext, param: string) => Promise<{ def: FilterDef; lookup: string } | undefined>;
+  /**
+   * The `dynamicFilter` families that exist now, by model id then name (`cf_site_code`), for the
+   * OpenAPI document; called once per document for all models (a `*` entry too).
+   */
+  listDynamicFilters?: (ctx: { services: Services; exec: Exec }) => Promise<Map<string, Record<string, FilterDef>>>;
   /** Field name -> loader; used for `computed` fields and to override common ones (custom_fields, relationships, ...). */
   computed?: Record<string, ComputedLoader>;
   /** Reads extra input keys of each object before checks (e.g. custom_fields, relationships); may add errors. */

@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { getOpenApiDocument } from '../../src/api/openapi/document.js';
 import { getDocumentSource } from '../../src/api/openapi/routes.js';
 import { filterSet } from '../../src/ops/filters/filter-set.js';
-import { makeApp } from '../helpers/app.js';
+import { create, makeApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -200,5 +200,22 @@ describe('extra endpoints and extension filters in /api/swagger.json', () => {
     assert.ok(checked > 20, String(checked));
     const interfaces = doc.paths['/dcim/interfaces/'].get.parameters;
     assert.deepEqual(interfaces.find((p: any) => p.name === 'has_cable').schema, { type: 'boolean' });
+  });
+});
+
+describe('data-dependent filters in /api/swagger.json', () => {
+  it('should list cf_<key> and cr_<key>__<side> filters that exist now, and change the ETag', async () => {
+    const before = await t.call('GET', '/api/swagger.json');
+    await create(t, '/api/extras/custom-fields/', { label: 'Floor Count', key: 'floor_count', type: 'integer', content_types: ['tenancy.tenant'] });
+    await create(t, '/api/extras/relationships/', { label: 'Tenant sites', key: 'tenant_sites', type: 'many-to-many', source_type: 'tenancy.tenant', destination_type: 'dcim.location' });
+    const after = await t.call('GET', '/api/swagger.json');
+    assert.notEqual(after.headers.etag, before.headers.etag);
+    const params = new Map(after.body.paths['/tenancy/tenants/'].get.parameters.map((p: any) => [p.name, p]));
+    for (const name of ['cf_floor_count', 'cf_floor_count__gte', 'cf_floor_count__n']) assert.deepEqual((params.get(name) as any)?.schema.items, { type: 'integer' }, name);
+    assert.ok(params.has('cr_tenant_sites__destination'));
+    const locations = after.body.paths['/dcim/locations/'].get.parameters.map((p: any) => p.name);
+    assert.ok(locations.includes('cr_tenant_sites__source') && !locations.includes('cf_floor_count'));
+    const result = await new Validator().validate(after.body);
+    assert.equal(result.valid, true, JSON.stringify(result.errors)?.slice(0, 2000));
   });
 });

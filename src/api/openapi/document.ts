@@ -127,23 +127,25 @@ export function buildOpenApiDocument(source: DocumentSource, apiVersion: string)
 /** A rendered document: JSON and YAML text and a weak ETag over its content. */
 export type RenderedDocument = { document: OpenApiDocument; json: string; yaml: () => string; etag: string };
 
+/** JSON and (lazily) YAML text of a document, with a weak ETag over the JSON. */
+export function renderDocument(document: OpenApiDocument): RenderedDocument {
+  const json = JSON.stringify(document);
+  let yaml: string | undefined;
+  return {
+    document,
+    json,
+    yaml: () => (yaml ??= stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 })),
+    etag: `W/"${createHash('sha1').update(json).digest('hex')}"`,
+  };
+}
+
 const cache = new WeakMap<DocumentSource, Map<string, RenderedDocument>>();
 
 /** The document for a version, built once per source and version (the registry is frozen). */
 export function getOpenApiDocument(source: DocumentSource, apiVersion: string): RenderedDocument {
   const perVersion = cache.get(source) ?? new Map<string, RenderedDocument>();
   cache.set(source, perVersion);
-  const known = perVersion.get(apiVersion);
-  if (known) return known;
-  const document = buildOpenApiDocument(source, apiVersion);
-  const json = JSON.stringify(document);
-  let yaml: string | undefined;
-  const rendered: RenderedDocument = {
-    document,
-    json,
-    yaml: () => (yaml ??= stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 })),
-    etag: `W/"${createHash('sha1').update(json).digest('hex')}"`,
-  };
-  perVersion.set(apiVersion, rendered);
-  return rendered;
+  const known = perVersion.get(apiVersion) ?? renderDocument(buildOpenApiDocument(source, apiVersion));
+  perVersion.set(apiVersion, known);
+  return known;
 }

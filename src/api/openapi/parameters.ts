@@ -66,3 +66,10 @@ export function buildFilterParameters(model: ResolvedModel, extensions: readonly
   for (const ext of extensions) for (const entry of Object.entries(ext.filters ?? {})) addFilter(out, model, entry);
   return [...out.values()];
 }
+
+/** Parameters of a set of filter families (e.g. the data-dependent `cf_<key>` ones). */
+export function toFilterParameters(model: ResolvedModel, families: Record<string, FilterDef>): Parameter[] {
+  const out = new Map<string, Parameter>();
+  for (const entry of Object.entries(families)) addFilter(out, model, entry);
+  return [...out.values()];
+}

@@ -1,4 +1,5 @@
 import { getOpenApiDocument } from './document.js';
+import { addDynamicFilters, loadDynamicFilterParameters } from './dynamic-filters.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiRoute } from './app-paths.js';
 import type { DocumentSource } from './document.js';
@@ -15,11 +16,12 @@ const PLAIN_JSON: Format = { text: 'json', contentType: 'application/json' };
 const CACHE_CONTROL = `max-age=${3 * 24 * 60 * 60}, public`;
 
 /**
- * Sends the schema for the request's API version with a weak ETag; a matching
+ * Sends the schema for the request's API version, with the data-dependent filters that exist
+ * now (`cf_<key>`, `cr_<key>__<side>`), and a weak ETag over it; a matching
  * `If-None-Match` gets 304 and no body (api-behaviour.md section 1).
  */
-function sendSchema(source: DocumentSource, req: FastifyRequest, reply: FastifyReply, format: Format): FastifyReply {
-  const rendered = getOpenApiDocument(source, req.apiVersion);
+async function sendSchema(services: Services, source: DocumentSource, req: FastifyRequest, reply: FastifyReply, format: Format): Promise<FastifyReply> {
+  const rendered = addDynamicFilters(getOpenApiDocument(source, req.apiVersion), await loadDynamicFilterParameters(services));
   reply.header('ETag', rendered.etag).header('Cache-Control', CACHE_CONTROL).header('Vary', 'Accept, Accept-Encoding');
   const match = String(req.headers['if-none-match'] ?? '').split(',').map((s) => s.trim());
   if (match.includes(rendered.etag)) return reply.code(304).send();
@@ -70,7 +72,7 @@ export function registerOpenApi(app: FastifyInstance, services: Services): void 
   sources.set(app, source);
   collectRoutes(app, routes);
   const methods: ['GET', 'HEAD'] = ['GET', 'HEAD'];
-  app.route({ method: methods, url: '/api/swagger.json', handler: (req, reply) => sendSchema(source, req, reply, JSON_SCHEMA) });
-  app.route({ method: methods, url: '/api/swagger.yaml', handler: (req, reply) => sendSchema(source, req, reply, YAML_SCHEMA) });
-  app.route({ method: methods, url: '/api/swagger/', handler: (req, reply) => sendSchema(source, req, reply, negotiate(req)) });
+  app.route({ method: methods, url: '/api/swagger.json', handler: (req, reply) => sendSchema(services, source, req, reply, JSON_SCHEMA) });
+  app.route({ method: methods, url: '/api/swagger.yaml', handler: (req, reply) => sendSchema(services, source, req, reply, YAML_SCHEMA) });
+  app.route({ method: methods, url: '/api/swagger/', handler: (req, reply) => sendSchema(services, source, req, reply, negotiate(req)) });
 }

@@ -2,11 +2,14 @@ import { sql } from 'kysely';
 import { toUuid } from '../../../core/fields/scalar.js';
 import { col, or } from '../../../db/query/sql-helpers.js';
 import { FilterError, invalidChoice } from '../../../ops/filters/resolve-values.js';
-import { loadCustomFields } from './definitions.js';
+import { joinTable } from '../../../db/schema/build-schema.js';
+import { loadCustomFields, toDef } from './definitions.js';
 import { MATCHERS, baseLookup, matchClause } from './filter-clauses.js';
 import type { Clause } from '../../../db/query/sql-helpers.js';
 import type { FilterContext, FilterDef } from '../../../ops/filters/filter-set.js';
 import type { CustomFieldDef } from './definitions.js';
+import type { Exec } from '../../../db/store.js';
+import type { Services } from '../../../ops/services.js';
 
 const CHAR = ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 're', 'nre', 'ire', 'nire'];
 const NUMERIC = ['n', 'lt', 'lte', 'gt', 'gte'];
@@ -102,4 +105,23 @@ export async function customFieldDynamicFilter(ctx: FilterContext, param: string
   const lookup = rest.slice(cut + 2);
   if (!prefix || !(LOOKUPS_BY_TYPE[prefix.type] ?? []).includes(lookup)) return undefined;
   return { def: customFieldFilter(prefix), lookup };
+}
+
+/** Value schema of a `cf_<key>` parameter in the OpenAPI document. */
+const VALUE_SCHEMAS: Record<string, Record<string, unknown>> = { integer: { type: 'integer' }, boolean: { type: 'boolean' }, date: { type: 'string', format: 'date' } };
+
+/** The `cf_<key>` family of every model's custom fields as they are now (listDynamicFilters; one query). */
+export async function listCustomFieldFilters({ services, exec }: { services: Services; exec: Exec }): Promise<Map<string, Record<string, FilterDef>>> {
+  const cf = services.registry.get('extras.customfield');
+  const link = joinTable(cf, cf.fieldMap.get('content_types')!);
+  const rows = await exec.selectFrom(cf.table).innerJoin(link, `${link}.source_id`, `${cf.table}.id`)
+    .selectAll(cf.table).select(`${link}.content_type as content_type`).where(`${cf.table}.filter_logic`, '!=', 'disabled').execute();
+  const out = new Map<string, Record<string, FilterDef>>();
+  for (const row of rows) {
+    const modelId = String(row.content_type);
+    if (!services.registry.find(modelId)?.fieldMap.has('custom_fields')) continue;
+    const def = toDef(services.store.decode(cf, row));
+    out.set(modelId, { ...out.get(modelId), [`cf_${def.key}`]: { ...customFieldFilter(def), schema: VALUE_SCHEMAS[def.type] ?? { type: 'string' } } });
+  }
+  return out;
 }

@@ -1,4 +1,4 @@
-import { customFieldDynamicFilter } from './filters.js';
+import { customFieldDynamicFilter, listCustomFieldFilters } from './filters.js';
 import { customFieldExtensions } from './lifecycle.js';
 import { parseCustomFieldInput, renderCustomFields } from './object-data.js';
 import type { AppExtensions } from '../../../ops/extensions.js';
@@ -8,6 +8,6 @@ import type { AppExtensions } from '../../../ops/extensions.js';
  * rendered on read, `cf_<key>` filters; plus the lifecycle of fields and their choices.
  */
 export const customFieldsTable: AppExtensions = {
-  '*': { parseInput: parseCustomFieldInput, computed: { custom_fields: renderCustomFields }, dynamicFilter: customFieldDynamicFilter },
+  '*': { parseInput: parseCustomFieldInput, computed: { custom_fields: renderCustomFields }, dynamicFilter: customFieldDynamicFilter, listDynamicFilters: listCustomFieldFilters },
   ...customFieldExtensions,
 };

@@ -1,9 +1,11 @@
 import { col, or } from '../../../db/query/sql-helpers.js';
 import { resolveIds } from '../../../ops/filters/resolve-values.js';
-import { OPPOSITE, isSymmetric, loadRelationships, typeOf } from './definitions.js';
+import { OPPOSITE, isSymmetric, loadRelationships, toRelationshipDef, typeOf } from './definitions.js';
 import type { Clause } from '../../../db/query/sql-helpers.js';
 import type { FilterContext, FilterDef } from '../../../ops/filters/filter-set.js';
 import type { RelationshipDef, Side } from './definitions.js';
+import type { Exec } from '../../../db/store.js';
+import type { Services } from '../../../ops/services.js';
 
 /** Sides an object of `modelId` filters on for `rel`, skipping sides hidden on the model's end (reference). */
 function filterSides(rel: RelationshipDef, modelId: string): Side[] {
@@ -50,4 +52,19 @@ export async function relationshipDynamicFilter(ctx: FilterContext, param: strin
   const [rel] = await loadRelationships(ctx.services, ctx.exec, ctx.model.id, { key: param.slice(3, cut) });
   if (!rel || !filterSides(rel, ctx.model.id).includes(side)) return undefined;
   return { def: relationshipFilter(rel, side), lookup: 'exact' };
+}
+
+/** The `cr_<key>__<side>` families of every model as they are now (listDynamicFilters; one query). */
+export async function listRelationshipFilters({ services, exec }: { services: Services; exec: Exec }): Promise<Map<string, Record<string, FilterDef>>> {
+  const model = services.registry.get('extras.relationship');
+  const rels = (await exec.selectFrom(model.table).selectAll().orderBy('label').execute()).map((r) => toRelationshipDef(services.store.decode(model, r)));
+  const out = new Map<string, Record<string, FilterDef>>();
+  for (const rel of rels) {
+    for (const modelId of new Set([rel.source_type, rel.destination_type])) {
+      if (!services.registry.find(modelId)?.fieldMap.has('relationships')) continue;
+      const families = filterSides(rel, modelId).map((side) => [`cr_${rel.key}__${side}`, relationshipFilter(rel, side)]);
+      out.set(modelId, { ...out.get(modelId), ...Object.fromEntries(families) });
+    }
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 import { renderRelationships } from './block.js';
-import { relationshipDynamicFilter } from './filters.js';
+import { listRelationshipFilters, relationshipDynamicFilter } from './filters.js';
 import { dropAssociations, parseRelationshipInput, saveRelationships } from './hooks.js';
 import { peerIdFilter, relationshipModelExtensions } from './model-checks.js';
 import type { AppExtensions } from '../../../ops/extensions.js';
@@ -13,6 +13,7 @@ export const relationshipsTable: AppExtensions = {
   '*': {
     computed: { relationships: renderRelationships },
     dynamicFilter: relationshipDynamicFilter,
+    listDynamicFilters: listRelationshipFilters,
     parseInput: parseRelationshipInput,
     afterWrite: saveRelationships,
     afterDelete: dropAssociations,
