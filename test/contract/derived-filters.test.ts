@@ -71,6 +71,21 @@ describe('derived filters', () => {
     assert.deepEqual(await ids('/api/dcim/devices/?has_primary_ip=true'), []);
   });
 
+  it('should filter a tree by subtree, devices by chassis membership and circuits by terminations', async () => {
+    const roomType = await create(t, '/api/dcim/location-types/', { name: 'Room', parent: 'Site' });
+    const room = await create(t, '/api/dcim/locations/', { name: 'room-1', location_type: roomType.id, parent: w.site_a.id, status: 'Active' });
+    assert.deepEqual(await ids('/api/dcim/locations/?subtree=site-a'), [w.site_a.id, room.id].sort());
+    assert.deepEqual(await ids('/api/dcim/devices/?is_virtual_chassis_member=false'), [w.dev_a.id, w.dev_b.id].sort());
+    assert.deepEqual(await ids('/api/dcim/devices/?is_virtual_chassis_member=true'), []);
+    const provider = await create(t, '/api/circuits/providers/', { name: 'isp' });
+    const kind = await create(t, '/api/circuits/circuit-types/', { name: 'transit' });
+    const circuit = await create(t, '/api/circuits/circuits/', { cid: 'c1', provider: provider.id, circuit_type: kind.id, status: 'Active' });
+    assert.deepEqual(await ids('/api/circuits/circuits/?has_terminations=false'), [circuit.id]);
+    await create(t, '/api/circuits/circuit-terminations/', { circuit: circuit.id, term_side: 'A', provider_network: (await create(t, '/api/circuits/provider-networks/', { name: 'mpls', provider: provider.id })).id });
+    assert.deepEqual(await ids('/api/circuits/circuits/?has_terminations=true'), [circuit.id]);
+    assert.deepEqual(await ids('/api/circuits/providers/?has_circuits=true'), [provider.id]);
+  });
+
   it('should refuse an unknown related object as the reference does', async () => {
     const res = await t.call('GET', '/api/dcim/devices/?tenant_group=nobody');
     assert.equal(res.status, 400);

@@ -4,7 +4,7 @@ import { derivedFilters } from '../shared/derived-filters.js';
 export const CIRCUITS_DERIVED_FILTERS: Record<string, string[]> = {
   'circuits.provider': ['circuits', 'has_circuits', 'provider_networks', 'has_provider_networks'],
   'circuits.providernetwork': ['circuit_terminations', 'has_circuit_terminations'],
-  'circuits.circuit': ['tenant_id', 'tenant_group=tenant__tenant_group'],
+  'circuits.circuit': ['has_terminations', 'tenant_id', 'tenant_group=tenant__tenant_group'],
 };
 
 export const circuitsDerivedFilters = derivedFilters(CIRCUITS_DERIVED_FILTERS);

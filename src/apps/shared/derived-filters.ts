@@ -1,7 +1,7 @@
 import { joinTable } from '../../db/schema/build-schema.js';
 import { col, not, or } from '../../db/query/sql-helpers.js';
 import { filterSet } from '../../ops/filters/filter-set.js';
-import { FilterError, resolveIds } from '../../ops/filters/resolve-values.js';
+import { FilterError, resolveIds, withDescendants } from '../../ops/filters/resolve-values.js';
 import type { Clause } from '../../db/query/sql-helpers.js';
 import type { Registry } from '../../core/registry/registry.js';
 import type { ResolvedField, ResolvedModel } from '../../core/registry/types.js';
@@ -12,7 +12,8 @@ import type { AppExtensions } from '../../ops/extensions.js';
  * Filters the reference offers beyond a model's own fields, each derived from the registry by
  * its name alone (catalogue `filters`):
  * - `<fk>_id`: the FK's own filter under another name (`tenant_id`);
- * - `has_<fk>`: the FK is set (`has_device_type`);
+ * - `has_<fk>`: the FK is set (`has_device_type`; a few others in ANY_OF);
+ * - `subtree` of a tree model: the given objects and their descendants;
  * - `<related>` / `has_<related>`: objects of another model pointing here, by their plural
  *   name (`devices`, `has_interfaces`; `children` for a tree's own parent);
  * - `<name>=<fk>__<filter>`: a generated filter of a related model (`location=device__location`:
@@ -32,10 +33,16 @@ const RELATED_NAMES: Record<string, string> = {
   'virtualization.vminterface.parent_interface': 'child_interfaces',
   'virtualization.vminterface.bridge': 'bridged_interfaces',
   'virtualization.vminterface.virtual_machine': 'interfaces',
+  'circuits.circuittermination.circuit': 'terminations',
 };
 
-/** `has_<name>` filters true when any of several FKs is set. */
-const ANY_OF: Record<string, string[]> = { has_primary_ip: ['primary_ip4', 'primary_ip6'] };
+/** Boolean filters true when any of these FKs is set, beyond `has_<fk>`. */
+const ANY_OF: Record<string, string[]> = {
+  has_primary_ip: ['primary_ip4', 'primary_ip6'],
+  is_virtual_chassis_member: ['virtual_chassis'],
+  virtual_chassis_member: ['virtual_chassis'],
+  is_installed: ['parent_module_bay'],
+};
 
 function relatedName(owner: ResolvedModel, field: ResolvedField, target: ResolvedModel): string {
   const named = RELATED_NAMES[`${owner.id}.${field.name}`];
@@ -96,10 +103,22 @@ function through(registry: Registry, model: ResolvedModel, path: string): Derive
   };
 }
 
+/** `subtree` of a tree model: the given objects and every descendant. */
+function subtree(model: ResolvedModel, name: string): Derived | undefined {
+  if (name !== 'subtree' || !model.tree) return undefined;
+  return {
+    async build({ exec }, lookup, values) {
+      const ids = await withDescendants(exec, model, await resolveIds(exec, model, values));
+      const clause: Clause = (eb) => eb(col(model.table, 'id'), 'in', ids);
+      return lookup === 'n' ? not(clause) : clause;
+    },
+  };
+}
+
 /** `name`, or `name=<fk>__<filter>` for a filter through an FK. */
 function resolveDerived(registry: Registry, model: ResolvedModel, entry: string): Derived | undefined {
   const [name, path] = entry.split('=');
-  return path ? through(registry, model, path) : ownField(model, name) ?? reverse(registry, model, name);
+  return path ? through(registry, model, path) : ownField(model, name) ?? subtree(model, name) ?? reverse(registry, model, name);
 }
 
 /** A derived filter, resolved against the registry on use. */

@@ -18,7 +18,7 @@ const TEMPLATE = ['has_device_type', 'has_module_type'];
 /** Filters of the dcim models beyond their fields (catalogue `filters`), derived from the registry (apps/shared/derived-filters.ts). */
 export const DCIM_DERIVED_FILTERS: Record<string, string[]> = {
   'dcim.location': ['circuit_terminations', 'has_circuit_terminations', 'devices', 'has_devices', 'power_panels', 'has_power_panels', 'rack_groups', 'has_rack_groups',
-    'racks', 'has_racks', 'prefixes', 'has_prefixes', 'vlan_groups', 'has_vlan_groups', 'vlans', 'has_vlans', 'clusters', 'has_clusters', ...TENANCY],
+    'racks', 'has_racks', 'prefixes', 'has_prefixes', 'vlan_groups', 'has_vlan_groups', 'vlans', 'has_vlans', 'clusters', 'has_clusters', 'subtree', ...TENANCY],
   'dcim.manufacturer': ['inventory_items', 'has_inventory_items', 'device_types', 'has_device_types', 'platforms', 'has_platforms'],
   'dcim.devicefamily': ['device_types', 'has_device_types'],
   'dcim.modulefamily': ['module_types'],
@@ -30,8 +30,8 @@ export const DCIM_DERIVED_FILTERS: Record<string, string[]> = {
   'dcim.devicetype': ['devices', 'has_devices', 'device_bay_templates', 'has_device_bay_templates', ...TEMPLATE_OWNERS],
   'dcim.moduletype': ['has_modules', ...TEMPLATE_OWNERS],
   'dcim.device': ['manufacturer=device_type__manufacturer', 'device_family=device_type__device_family', 'rack_group=rack__rack_group', 'is_full_depth=device_type__is_full_depth',
-    'has_primary_ip', 'device_bays', 'has_device_bays', 'has_software_version', 'controller=controller_managed_device_group__controller', 'local_config_context_schema_id', ...PORT_OWNERS, ...TENANCY],
-  'dcim.module': ['manufacturer=module_type__manufacturer', 'module_family=module_type__module_family', ...PORT_OWNERS, ...TENANCY],
+    'has_primary_ip', 'is_virtual_chassis_member', 'virtual_chassis_member', 'device_bays', 'has_device_bays', 'has_software_version', 'controller=controller_managed_device_group__controller', 'local_config_context_schema_id', ...PORT_OWNERS, ...TENANCY],
+  'dcim.module': ['is_installed', 'manufacturer=module_type__manufacturer', 'module_family=module_type__module_family', ...PORT_OWNERS, ...TENANCY],
   'dcim.consoleport': COMPONENT,
   'dcim.consoleserverport': COMPONENT,
   'dcim.powerport': [...COMPONENT, 'power_outlets', 'has_power_outlets'],
@@ -54,7 +54,7 @@ export const DCIM_DERIVED_FILTERS: Record<string, string[]> = {
   'dcim.powerpanel': ['power_feeds', 'has_power_feeds'],
   'dcim.powerfeed': ['location=power_panel__location'],
   'dcim.controller': TENANCY,
-  'dcim.controllermanageddevicegroup': TENANCY,
+  'dcim.controllermanageddevicegroup': ['subtree', ...TENANCY],
   'dcim.softwareversion': ['devices', 'has_devices', 'inventory_items', 'has_inventory_items', 'virtual_machines', 'has_virtual_machines', 'software_image_files', 'has_software_image_files'],
   'dcim.softwareimagefile': ['devices', 'has_devices'],
   'dcim.interfacevdcassignment': ['device=virtual_device_context__device'],
