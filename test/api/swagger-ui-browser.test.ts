@@ -98,6 +98,18 @@ describe('/api/docs/ in headless Chromium', { skip: MISSING }, () => {
     }
   });
 
+  it('should send a bare key from the Authorize dialog as "Token <key>"', { timeout: TIMEOUT }, async () => {
+    const page = await openDocs(LIST_TENANTS);
+    try {
+      await authorize(page, TOKEN);
+      const { sent, code } = await tryItOut(page, 'tenancy', 'tenancy_tenants_list');
+      assert.equal(sent.headers().authorization, `Token ${TOKEN}`);
+      assert.equal(code, '200');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('should render the 403 when the token is wrong (the header reaches the server)', { timeout: TIMEOUT }, async () => {
     const page = await openDocs(LIST_TENANTS);
     try {

@@ -18,6 +18,16 @@ function schemaUrl(req: FastifyRequest): string {
   return version ? `/api/swagger.json?api_version=${encodeURIComponent(version)}` : '/api/swagger.json';
 }
 
+/**
+ * Requests the page sends: an Authorize value without a scheme (the bare key) is sent as
+ * `Token <key>`, the reference's scheme; a value that names one is sent as typed.
+ */
+const REQUEST_INTERCEPTOR = `function (req) {
+  var auth = req.headers && req.headers.Authorization;
+  if (auth && !/^[A-Za-z]+\\s/.test(auth)) req.headers.Authorization = 'Token ' + auth;
+  return req;
+}`;
+
 /** The Swagger UI page: local assets, no external calls (validator off), token authorization. */
 export function renderSwaggerPage(url: string): string {
   const config = { url, dom_id: '#swagger-ui', deepLinking: true, displayOperationId: true, persistAuthorization: true, validatorUrl: null, layout: 'BaseLayout' };
@@ -33,7 +43,7 @@ export function renderSwaggerPage(url: string): string {
 <div id="swagger-ui"></div>
 <script src="${SWAGGER_ASSETS}swagger-ui-bundle.js"></script>
 <script>
-window.ui = SwaggerUIBundle(Object.assign(${scriptJson(config)}, { presets: [SwaggerUIBundle.presets.apis] }));
+window.ui = SwaggerUIBundle(Object.assign(${scriptJson(config)}, { presets: [SwaggerUIBundle.presets.apis], requestInterceptor: ${REQUEST_INTERCEPTOR} }));
 </script>
 </body>
 </html>
