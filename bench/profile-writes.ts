@@ -32,7 +32,7 @@ if (process.env.SQL) {
     };
   }
 }
-const app: FastifyInstance = await buildBenchApp(url, { migrate: false });
+const app: FastifyInstance = await buildBenchApp(url);
 
 async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<any> {
   const res = await app.inject({ method, url: path, headers, payload: body === undefined ? undefined : JSON.stringify(body) });
@@ -43,10 +43,12 @@ async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, b
 async function timed(label: string, method: 'POST' | 'PATCH' | 'DELETE', path: string, body: unknown): Promise<any> {
   const q0 = app.services.dialect.queryCount();
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const out = await call(method, path, body);
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
   const q = app.services.dialect.queryCount() - q0;
-  console.log(`${label.padEnd(28)} ${ms.toFixed(0).padStart(6)} ms  ${Math.round(size / (ms / 1000)).toString().padStart(6)} obj/s  SQL ${q}`);
+  console.log(`${label.padEnd(28)} ${ms.toFixed(0).padStart(6)} ms  ${Math.round(size / (ms / 1000)).toString().padStart(6)} obj/s  CPU ${((cpu.user + cpu.system) / 1000).toFixed(0).padStart(5)} ms  SQL ${q}`);
   for (const [text, ms] of [...spent].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`   ${ms.toFixed(1).padStart(7)} ms ${String(seen.get(text)).padStart(5)}x  ${text.slice(0, 160)}`);
   seen.clear();
   spent.clear();
@@ -55,6 +57,19 @@ async function timed(label: string, method: 'POST' | 'PATCH' | 'DELETE', path: s
 
 if (process.env.PRAGMA) await sql.raw(`PRAGMA ${process.env.PRAGMA}`).execute(app.services.dialect.db);
 const first = async (path: string) => (await call('GET', `${path}${path.includes('?') ? '&' : '?'}limit=1000`)).results as any[];
+/** A small data set of its own when the database has no Room type (e.g. a scratch PostgreSQL database). */
+async function setUp(): Promise<void> {
+  await call('POST', '/api/dcim/location-types/', { name: 'Site', content_types: ['dcim.location'] });
+  await call('POST', '/api/dcim/location-types/', { name: 'Building', parent: 'Site' });
+  await call('POST', '/api/dcim/location-types/', { name: 'Room', parent: 'Building' });
+  await call('POST', '/api/extras/tags/', ['red', 'blue'].map((name) => ({ name, content_types: ['dcim.location', 'tenancy.tenant'] })));
+  await call('POST', '/api/extras/custom-fields/', [{ key: 'bench_owner', label: 'Owner', type: 'text' }, { key: 'bench_cost_center', label: 'Cost center', type: 'integer' }].map((f) => ({ ...f, content_types: ['dcim.location', 'tenancy.tenant'] })));
+  await call('POST', '/api/tenancy/tenants/', Array.from({ length: 50 }, (_, i) => ({ name: `tenant ${i}` })));
+  const sites = await call('POST', '/api/dcim/locations/', Array.from({ length: 10 }, (_, i) => ({ name: `site ${i}`, location_type: 'Site', status: 'Active' })));
+  await call('POST', '/api/dcim/locations/', Array.from({ length: 100 }, (_, i) => ({ name: `building ${i}`, location_type: 'Building', status: 'Active', parent: sites[i % 10].id })));
+}
+
+if (!(await first('/api/dcim/location-types/?name=Room')).length) await setUp();
 const types = await first('/api/dcim/location-types/');
 const room = types.find((t) => t.name === 'Room').id;
 const building = types.find((t) => t.name === 'Building').id;
@@ -68,8 +83,9 @@ const kinds = [
   { label: 'tenants', path: '/api/tenancy/tenants/', body: (name: string, i: number) => ({ name, tags, description: 'bench', custom_fields: { bench_owner: `team ${i % 7}` } }) },
 ];
 const run = Date.now().toString(36);
+const only = process.env.ONLY;
 for (let r = 0; r < rounds; r += 1) {
-  for (const kind of kinds) {
+  for (const kind of kinds.filter((k) => !only || k.label === only)) {
     const made = await timed(`create ${size} ${kind.label}`, 'POST', kind.path, Array.from({ length: size }, (_, i) => kind.body(`prof-${run}-${r}-${i}`, i)));
     await timed(`PATCH ${size} ${kind.label}`, 'PATCH', kind.path, made.map((o: any) => ({ id: o.id, description: `patched ${r}` })));
     await timed(`DELETE ${size} ${kind.label}`, 'DELETE', kind.path, made.map((o: any) => ({ id: o.id })));

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { joinTable } from './schema/build-schema.js';
 import type { Kysely } from 'kysely';
 import type { Dialect } from './dialects/dialect.js';
@@ -24,15 +24,9 @@ export function chunk<T>(items: T[], size = CHUNK): T[][] {
   return out;
 }
 
-/** SQL type of a column for the casts of a VALUES list (its parameters carry no type in PostgreSQL). */
-function castType(model: ResolvedModel, column: string, dialect: Dialect): string {
-  const field = model.columns.find((c) => c.column === column);
-  return dialect.columnType(field ? field.behaviour.storage : 'text');
-}
-
 /** `UPDATE t SET c = v.columnN FROM (VALUES (id, c...), ...) AS v WHERE t.id = v.column1`. */
-async function updateFromValues(exec: Exec, model: ResolvedModel, cols: string[], rows: { id: string; values: Record<string, unknown> }[], dialect: Dialect): Promise<void> {
-  const types = ['id', ...cols].map((c) => sql.raw(castType(model, c, dialect)));
+async function updateFromValues(exec: Exec, store: Store, model: ResolvedModel, cols: string[], rows: { id: string; values: Record<string, unknown> }[]): Promise<void> {
+  const types = ['id', ...cols].map((c) => sql.raw(store.sqlType(model, c)));
   const tuples = rows.map((r) => sql`(${sql.join([r.id, ...cols.map((c) => r.values[c])].map((v, i) => sql`CAST(${v} AS ${types[i]})`))})`);
   const sets = cols.map((c, i) => sql`${sql.ref(c)} = v.${sql.raw(`column${i + 2}`)}`);
   await sql`UPDATE ${sql.table(model.table)} SET ${sql.join(sets)} FROM (VALUES ${sql.join(tuples)}) AS v WHERE ${sql.ref(`${model.table}.id`)} = v.column1`.execute(exec);
@@ -43,6 +37,8 @@ async function updateFromValues(exec: Exec, model: ResolvedModel, cols: string[]
  * id, inserts, updates, deletes and to-many links. Knows nothing of HTTP or validation.
  */
 export class Store {
+  private readonly insertTexts = new Map<string, string>();
+
   constructor(readonly dialect: Dialect) {}
 
   decode(model: ResolvedModel, raw: Record<string, unknown>): Row {
@@ -77,6 +73,12 @@ export class Store {
     return field ? this.encodeValue(field, value) : this.dialect.encode('text', value);
   }
 
+  /** SQL type of a column, for casts of parameters whose type the database cannot infer (VALUES lists). */
+  sqlType(model: ResolvedModel, column: string): string {
+    const field = model.columns.find((c) => c.column === column);
+    return this.dialect.columnType(field ? field.behaviour.storage : 'text');
+  }
+
   async byIds(exec: Exec, model: ResolvedModel, ids: unknown[]): Promise<Row[]> {
     const unique = [...new Set(ids.filter((id): id is string => typeof id === 'string'))];
     const rows: Row[] = [];
@@ -100,11 +102,35 @@ export class Store {
     return (await query.execute()).map((r) => this.decode(model, r));
   }
 
-  /** Multi-row INSERTs, as many rows per statement as the parameter limit allows. */
+  /**
+   * Multi-row INSERTs, as many rows per statement as the parameter limit allows. Rows with the
+   * same columns reuse the statement text of their shape (building it is most of the cost).
+   */
   async insert(exec: Exec, model: ResolvedModel, rows: Row[]): Promise<void> {
     for (const part of chunk(rows, rowsPerStatement(model.columns.length))) {
-      await exec.insertInto(model.table).values(part.map((r) => this.encode(model, r))).execute();
+      const encoded = part.map((r) => this.encode(model, r));
+      const cols = Object.keys(encoded[0]);
+      const shape = cols.join(',');
+      if (encoded.some((r) => Object.keys(r).join(',') !== shape)) {
+        await exec.insertInto(model.table).values(encoded).execute();
+        continue;
+      }
+      const params = encoded.flatMap((r) => cols.map((c) => r[c]));
+      await exec.executeQuery(CompiledQuery.raw(this.insertText(exec, model.table, cols, encoded.length), params));
     }
+  }
+
+  /** `INSERT INTO table (cols) VALUES (...), ...` for `n` rows, in the dialect's placeholders. */
+  private insertText(exec: Exec, table: string, cols: string[], n: number): string {
+    const key = `${table}\u0000${cols.join(',')}\u0000${n}`;
+    let text = this.insertTexts.get(key);
+    if (text === undefined) {
+      const blank = Object.fromEntries(cols.map((c) => [c, null]));
+      text = exec.insertInto(table).values(Array.from({ length: n }, () => blank)).compile().sql;
+      if (this.insertTexts.size >= 500) this.insertTexts.clear();
+      this.insertTexts.set(key, text);
+    }
+    return text;
   }
 
   async update(exec: Exec, model: ResolvedModel, id: string, changes: Record<string, unknown>): Promise<void> {
@@ -126,7 +152,7 @@ export class Store {
     }
     for (const { cols, rows } of groups.values()) {
       if (rows.length === 1) await exec.updateTable(model.table).set(rows[0].values).where('id', '=', rows[0].id).execute();
-      else for (const part of chunk(rows, rowsPerStatement(cols.length + 1))) await updateFromValues(exec, model, cols, part, this.dialect);
+      else for (const part of chunk(rows, rowsPerStatement(cols.length + 1))) await updateFromValues(exec, this, model, cols, part);
     }
   }
 

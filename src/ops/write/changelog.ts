@@ -26,8 +26,8 @@ function flatData(model: ResolvedModel, row: Row, api: Record<string, unknown>):
 export async function recordChanges(services: Services, exec: Exec, rc: RequestContext, model: ResolvedModel, action: ChangeAction, rows: Row[]): Promise<void> {
   if (!model.features.has('change_logging') || rows.length === 0) return;
   const changeModel = services.registry.get('extras.objectchange');
+  // The snapshot's own display is the object's display at any depth: no second rendering for it.
   const snapshots = await serialize(services, exec, model, rows, { depth: 1, baseUrl: rc.baseUrl });
-  const displays = await serialize(services, exec, model, rows, { depth: 0, baseUrl: rc.baseUrl, excludeM2m: true, omitCounts: true });
   const time = toIsoMicro(new Date());
   const records = rows.map((row, i) => ({
     id: randomUUID(),
@@ -42,7 +42,7 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
     change_context_detail: rc.routeName,
     related_object_type: null,
     related_object_id: null,
-    object_repr: String(displays[i].display ?? '').slice(0, 200),
+    object_repr: String(snapshots[i].display ?? '').slice(0, 200),
     object_data: flatData(model, row, snapshots[i]),
     object_data_v2: snapshots[i],
   }));

@@ -1,50 +1,51 @@
+import { sql } from 'kysely';
 import { chunk } from '../../db/store.js';
 import type { Exec } from '../../db/store.js';
-import type { ResolvedModel, Row } from '../../core/registry/types.js';
+import type { ResolvedModel } from '../../core/registry/types.js';
 import type { Services } from '../services.js';
 import type { ItemPlan } from './build-item.js';
 
-/** Objects per query: each brings at most one value per column into the IN lists. */
+/** Distinct value tuples per query (each brings one parameter per column, plus its index). */
 const PER_QUERY = 500;
 
 const isNull = (value: unknown) => value === null || value === undefined;
 
-/** One stored or in-memory value as the database compares it (text, numbers and booleans alike). */
-function comparable(value: unknown): string | null {
-  if (isNull(value)) return null;
-  if (value instanceof Uint8Array) return `x${Buffer.from(value).toString('hex')}`;
-  if (typeof value === 'boolean') return value ? '1' : '0';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
+/** Plans sharing one tuple of encoded values for the non-null columns. */
+type Tuple = { values: unknown[]; plans: ItemPlan[] };
 
-/** Key of a set of column values; the same for an object and a stored row holding equal values. */
-export function tupleKey(values: unknown[]): string {
-  return JSON.stringify(values.map(comparable));
-}
-
-/** Ids of stored rows holding the given tuples of one null pattern (a superset filtered by key). */
-async function storedOwners(services: Services, exec: Exec, model: ResolvedModel, cols: string[], rows: Row[]): Promise<Map<string, string[]>> {
-  const owners = new Map<string, string[]>();
-  for (const part of chunk(rows, PER_QUERY)) {
-    let query = exec.selectFrom(model.table).select(['id', ...cols]);
-    for (const c of cols) {
-      const values = [...new Set(part.map((r) => services.store.encodeColumn(model, c, r[c])))];
-      query = isNull(part[0][c]) ? query.where(c, 'is', null) : query.where(c, 'in', values);
-    }
-    for (const raw of await query.execute()) {
-      const key = tupleKey(cols.map((c) => raw[c]));
-      const ids = owners.get(key) ?? [];
-      ids.push(String(raw.id));
-      owners.set(key, ids);
-    }
+function toTuples(services: Services, model: ResolvedModel, live: string[], plans: ItemPlan[]): Tuple[] {
+  const byKey = new Map<string, Tuple>();
+  for (const plan of plans) {
+    const values = live.map((c) => services.store.encodeColumn(model, c, plan.row[c]));
+    const key = JSON.stringify(values);
+    const tuple = byKey.get(key) ?? { values, plans: [] };
+    tuple.plans.push(plan);
+    byKey.set(key, tuple);
   }
-  return owners;
+  return [...byKey.values()];
 }
 
 /**
- * For one unique-together set: which plans collide with a stored row other than themselves.
- * One query per null pattern (and per 500 objects) for the whole batch, instead of one per object.
+ * Stored rows equal to some tuples on the `live` columns and null on the `nulls` ones: a join
+ * with a VALUES list (exact matches through the unique-together index), `[row id, tuple index]`.
+ */
+async function matches(services: Services, exec: Exec, model: ResolvedModel, cols: { live: string[]; nulls: string[] }, tuples: Tuple[], offset: number): Promise<[string, number][]> {
+  const nulls = cols.nulls.map((c) => sql`${sql.ref(`t.${c}`)} IS NULL`);
+  if (cols.live.length === 0) {
+    const rows = await sql<{ id: unknown }>`SELECT ${sql.ref('t.id')} AS id FROM ${sql.table(model.table)} AS t WHERE ${sql.join(nulls, sql` AND `)}`.execute(exec);
+    return rows.rows.map((r) => [String(r.id), 0]);
+  }
+  const types = cols.live.map((c) => sql.raw(services.store.sqlType(model, c)));
+  const list = tuples.map((t, i) => sql`(CAST(${offset + i} AS integer), ${sql.join(t.values.map((v, j) => sql`CAST(${v} AS ${types[j]})`))})`);
+  const on = cols.live.map((c, j) => sql`${sql.ref(`t.${c}`)} = v.${sql.raw(`column${j + 2}`)}`);
+  const where = nulls.length > 0 ? sql` WHERE ${sql.join(nulls, sql` AND `)}` : sql``;
+  const rows = await sql<{ id: unknown; n: unknown }>`SELECT ${sql.ref('t.id')} AS id, v.column1 AS n FROM ${sql.table(model.table)} AS t JOIN (VALUES ${sql.join(list)}) AS v ON ${sql.join(on, sql` AND `)}${where}`.execute(exec);
+  return rows.rows.map((r) => [String(r.id), Number(r.n)]);
+}
+
+/**
+ * For one unique-together set: the plans whose values a stored row other than themselves holds.
+ * One query per null pattern (and per 500 distinct tuples) for the whole batch.
  */
 export async function collidingPlans(services: Services, exec: Exec, model: ResolvedModel, cols: string[], plans: ItemPlan[]): Promise<Set<ItemPlan>> {
   const groups = new Map<string, ItemPlan[]>();
@@ -56,11 +57,12 @@ export async function collidingPlans(services: Services, exec: Exec, model: Reso
   }
   const out = new Set<ItemPlan>();
   for (const group of groups.values()) {
-    const encoded = group.map((p) => Object.fromEntries(cols.map((c) => [c, p.row[c]])) as Row);
-    const owners = await storedOwners(services, exec, model, cols, encoded);
-    for (const plan of group) {
-      const ids = owners.get(tupleKey(cols.map((c) => services.store.encodeColumn(model, c, plan.row[c]))));
-      if (ids?.some((id) => id !== plan.row.id)) out.add(plan);
+    const split = { live: cols.filter((c) => !isNull(group[0].row[c])), nulls: cols.filter((c) => isNull(group[0].row[c])) };
+    const tuples = toTuples(services, model, split.live, group);
+    for (const [n, part] of chunk(tuples, PER_QUERY).entries()) {
+      for (const [id, index] of await matches(services, exec, model, split, part, n * PER_QUERY)) {
+        for (const plan of tuples[index].plans) if (plan.row.id !== id) out.add(plan);
+      }
     }
   }
   return out;
