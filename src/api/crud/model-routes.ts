@@ -77,7 +77,8 @@ function routeName(model: ResolvedModel, kind: 'list' | 'detail'): string {
 
 async function handleList(ctx: Ctx) {
   const { services, model, req, reply } = ctx;
-  reply.header('Allow', model.read_only ? READ_ALLOW : LIST_ALLOW);
+  // A model the API cannot create (jobs) allows on its list what a detail path allows.
+  reply.header('Allow', model.read_only ? READ_ALLOW : model.creatable ? LIST_ALLOW : DETAIL_ALLOW);
   const rc = toRequestContext(req, routeName(model, 'list'));
   const params = queryParams(req);
   switch (req.method) {
@@ -85,6 +86,7 @@ async function handleList(ctx: Ctx) {
     case 'OPTIONS': return sendJson(reply, 200, buildOptions(services, model, { actor: req.actor, detail: false, writeEnabled: req.actor?.write_enabled !== false }));
     default: if (model.read_only) refuseMethod(ctx, READ_ALLOW);
   }
+  if (req.method === 'POST' && !model.creatable) refuseMethod(ctx, DETAIL_ALLOW);
   if (req.method === 'POST') {
     const rows = await createObjects(services, rc, model, req.body);
     if (req.wantsCsv) return sendCsvRows(services, req, reply, model, rows, { status: 201, omitCounts: true });

@@ -20,11 +20,9 @@ function fieldMetadata(services: Services, field: ResolvedField): Record<string,
   };
   if (field.help_text) meta.help_text = field.help_text;
   for (const key of LIMITS) if (field[key] !== undefined && !(key === 'min_value' && field.kind === 'positive_integer' && readOnly)) meta[key] = field[key];
-  if (!readOnly && field.kind === 'choice') meta.choices = (field.choices ?? []).map(([value, display]) => ({ value, display }));
+  if (!readOnly && field.choices) meta.choices = (field.choices ?? []).map(([value, display]) => ({ value, display }));
   if (!readOnly && field.kind === 'content_type') {
-    const limited = field.content_type_feature ? services.registry.withFeature(field.content_type_feature) : [];
-    const models = limited.length > 0 ? limited : services.registry.models;
-    meta.choices = models.map((m) => ({ value: m.id, display: `${m.app} | ${m.verbose_name}` })).sort((a, b) => a.display.localeCompare(b.display));
+    meta.choices = services.registry.contentTypeChoices(field).map((m) => ({ value: m.id, display: `${m.app} | ${m.verbose_name}` })).sort((a, b) => a.display.localeCompare(b.display));
   }
   return meta;
 }
@@ -47,7 +45,7 @@ export function buildOptions(services: Services, model: ResolvedModel, opts: { a
   if (model.read_only || !opts.actor || !opts.writeEnabled) return body;
   const actions: Record<string, unknown> = {};
   const fields = describeFields(services, model);
-  if (!opts.detail && hasPermission(services, opts.actor, 'add', model)) actions.POST = fields;
+  if (!opts.detail && model.creatable && hasPermission(services, opts.actor, 'add', model)) actions.POST = fields;
   if (hasPermission(services, opts.actor, 'change', model)) actions.PUT = fields;
   if (Object.keys(actions).length > 0) body.actions = actions;
   return body;

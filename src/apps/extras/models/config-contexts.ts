@@ -18,7 +18,7 @@ export const configContextSchema = defineModel({
   base: 'organizational',
   features: ['dynamic_groups', 'contacts', 'metadata'],
   fields: {
-    owner_content_type: f.contentType({ nullable: true }),
+    owner_content_type: f.contentType({ nullable: true, content_type_feature: 'config_context_owners' }),
     owner: f.genericFk(),
     name: f.string({ max_length: 255, required: true, unique: true }),
     description: f.string({ max_length: 255, default: '' }),
@@ -38,7 +38,7 @@ export const configContext = defineModel({
   base: 'base',
   features: ['change_logging', 'contacts', 'metadata', 'notes'],
   fields: {
-    owner_content_type: f.contentType({ nullable: true }),
+    owner_content_type: f.contentType({ nullable: true, content_type_feature: 'config_context_owners' }),
     owner: f.genericFk(),
     name: f.string({ max_length: 255, required: true, unique: true }),
     owner_object_id: f.uuid({ nullable: true }),

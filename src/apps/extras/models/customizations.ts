@@ -45,7 +45,7 @@ export const exportTemplate = defineModel({
   features: ['change_logging', 'dynamic_groups', 'contacts', 'metadata', 'relationships', 'notes'],
   fields: {
     content_type: f.contentType({ required: true, content_type_feature: 'export_templates' }),
-    owner_content_type: f.contentType({ nullable: true }),
+    owner_content_type: f.contentType({ nullable: true, content_type_feature: 'export_template_owners' }),
     owner: f.genericFk(),
     owner_object_id: f.uuid({ nullable: true }),
     name: f.string({ max_length: 255, required: true }),
@@ -70,7 +70,7 @@ export const graphqlQuery = defineModel({
   features: ['change_logging', 'dynamic_groups', 'contacts', 'metadata', 'notes'],
   fields: {
     variables: f.json({ default: {}, read_only: true, options_type: 'nested object' }),
-    owner_content_type: f.contentType({ nullable: true }),
+    owner_content_type: f.contentType({ nullable: true, content_type_feature: 'graphql_query_owners' }),
     owner: f.genericFk(),
     owner_object_id: f.uuid({ nullable: true }),
     name: f.string({ max_length: 255, required: true, unique: true }),
@@ -90,7 +90,7 @@ export const imageAttachment = defineModel({
   base: 'base',
   features: ['metadata'],
   fields: {
-    content_type: f.contentType({ required: true }),
+    content_type: f.contentType({ required: true, content_type_models: ['dcim.device', 'dcim.location', 'dcim.rack'] }),
     object_id: f.uuid({ required: true }),
     image: f.string({ max_length: 100, required: true, options_type: 'image upload' }),
     image_height: f.integer({ read_only: true }),

@@ -9,6 +9,8 @@ const text = (value: unknown): string => (value === null || value === undefined 
 export const job = defineModel({
   app: 'extras', model: 'job', verbose_name: 'job', verbose_name_plural: 'jobs', path: 'jobs',
   base: 'primary',
+  /** Jobs come from installed code: the API updates and deletes them but never creates one. */
+  creatable: false,
   features: ['dynamic_groups', 'contacts', 'metadata', 'webhooks', 'custom_links'],
   fields: {
     task_queues: f.json({ read_only: true, options_type: 'field' }),

@@ -44,8 +44,8 @@ export const relationshipAssociation = defineModel({
   base: 'base',
   features: ['metadata'],
   fields: {
-    source_type: f.contentType({ required: true }),
-    destination_type: f.contentType({ required: true }),
+    source_type: f.contentType({ required: true, content_type_feature: 'relationships' }),
+    destination_type: f.contentType({ required: true, content_type_feature: 'relationships' }),
     source_id: f.uuid({ required: true }),
     destination_id: f.uuid({ required: true }),
     relationship: f.fk('extras.relationship', { required: true, on_delete: 'CASCADE' }),
