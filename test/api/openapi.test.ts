@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import Fastify from 'fastify';
 import { parse as parseYaml } from 'yaml';
 import { getOpenApiDocument } from '../../src/api/openapi/document.js';
-import { getDocumentSource } from '../../src/api/openapi/routes.js';
+import { getDocumentSource, registerOpenApi } from '../../src/api/openapi/routes.js';
 import { filterSet } from '../../src/ops/filters/filter-set.js';
 import { create, makeApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
@@ -180,6 +181,14 @@ describe('extra endpoints and extension filters in /api/swagger.json', () => {
     for (const p of ['device', 'location', 'name', 'name__ic', 'limit', 'offset']) assert.ok(names.includes(p), p);
     const device = doc.paths['/dcim/connected-device/'].get.parameters;
     assert.deepEqual(device.filter((p: any) => p.required).map((p: any) => p.name), ['peer_device', 'peer_interface']);
+  });
+
+  it('should refuse, when the route is registered, a description naming an unknown model', async () => {
+    const app = Fastify();
+    registerOpenApi(app, t.app.services);
+    const openapi = { get: { summary: 'Typo', ok: [200, { model: 'dcim.devise' }] as [number, { model: string }] } };
+    assert.throws(() => app.route({ method: 'GET', url: '/api/dcim/odd/', config: { openapi }, handler: async () => ({}) }), /GET \/api\/dcim\/odd\/ names an unknown model "dcim.devise"/);
+    await app.close();
   });
 
   it('should offer every extension filter with its lookups and declared value type', () => {

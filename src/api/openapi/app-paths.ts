@@ -69,6 +69,15 @@ function toOperation(ctx: AppPathContext, path: string, verb: string, doc: Opera
   return op;
 }
 
+/** Model ids a description names: an unknown one is a mistake in the route file, reported at start-up. */
+export function checkRouteDoc(registry: Registry, url: string, doc: RouteDoc): void {
+  for (const [verb, op] of Object.entries(doc)) {
+    const named = [op.filtersOf, ...[op.body, op.ok[1]].map((b) => (b && 'model' in b ? b.model : undefined))];
+    const unknown = named.find((id) => id !== undefined && !registry.find(id));
+    if (unknown) throw new Error(`OpenAPI description of ${verb.toUpperCase()} ${url} names an unknown model "${unknown}"`);
+  }
+}
+
 /** The path items of the extra endpoints that describe themselves (`config.openapi` on the route). */
 export function buildAppPaths(ctx: AppPathContext, routes: readonly ApiRoute[]): Record<string, PathItem> {
   const out: Record<string, PathItem> = {};

@@ -1,3 +1,4 @@
+import { checkRouteDoc } from './app-paths.js';
 import { getOpenApiDocument } from './document.js';
 import { addDynamicFilters, loadDynamicFilterParameters } from './dynamic-filters.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -53,10 +54,12 @@ export function getDocumentSource(app: FastifyInstance): DocumentSource {
  * the extra endpoints of the apps describe themselves there. Generic routes (`:app`, `:path`)
  * are the registry's and are described from it.
  */
-function collectRoutes(app: FastifyInstance, routes: ApiRoute[]): void {
+function collectRoutes(app: FastifyInstance, source: DocumentSource, routes: ApiRoute[]): void {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.includes(':app') || route.url.includes(':path')) return;
-    routes.push({ url: route.url, doc: route.config?.openapi });
+    const doc = route.config?.openapi;
+    if (doc) checkRouteDoc(source.registry, route.url, doc);
+    routes.push({ url: route.url, doc });
   });
 }
 
@@ -70,7 +73,7 @@ export function registerOpenApi(app: FastifyInstance, services: Services): void 
   const routes: ApiRoute[] = [];
   const source: DocumentSource = { registry: services.registry, extensions: services.extensions, routes };
   sources.set(app, source);
-  collectRoutes(app, routes);
+  collectRoutes(app, source, routes);
   const methods: ['GET', 'HEAD'] = ['GET', 'HEAD'];
   app.route({ method: methods, url: '/api/swagger.json', handler: (req, reply) => sendSchema(services, source, req, reply, JSON_SCHEMA) });
   app.route({ method: methods, url: '/api/swagger.yaml', handler: (req, reply) => sendSchema(services, source, req, reply, YAML_SCHEMA) });
