@@ -5,18 +5,19 @@ const memos = new WeakMap<Dialect, Map<string, Entry>>();
 
 /**
  * `load()` once per write generation of the database (schema-like rows every request reads,
- * such as custom field definitions); every call loads afresh where the dialect offers no
- * generation. A failed load is not kept.
+ * such as custom field definitions); every call loads afresh where reading the generation
+ * would itself cost a statement. A failed load is not kept.
  */
-export function memoByGeneration<T>(dialect: Dialect, key: string, load: () => Promise<T>): Promise<T> {
-  const generation = dialect.writeGeneration();
+export async function memoByGeneration<T>(dialect: Dialect, key: string, load: () => Promise<T>): Promise<T> {
+  if (!dialect.freeGeneration) return load();
+  const generation = await dialect.writeGeneration();
   if (generation === null) return load();
   let entries = memos.get(dialect);
   if (!entries) memos.set(dialect, (entries = new Map()));
   const hit = entries.get(key);
-  if (hit && hit.generation === generation) return hit.value as Promise<T>;
+  if (hit && hit.generation === generation) return hit.value as T;
   const value = load();
   entries.set(key, { generation, value });
-  value.catch(() => entries.delete(key));
+  value.catch(() => entries?.delete(key));
   return value;
 }

@@ -48,7 +48,7 @@ const tokenCache = new WeakMap<Services, Map<string, TokenEntry>>();
 
 /** The token row and its actor, reused while the database's write generation stands still. */
 async function lookupToken(services: Services, digest: string): Promise<TokenEntry> {
-  const generation = services.dialect.writeGeneration();
+  const generation = services.dialect.freeGeneration ? await services.dialect.writeGeneration() : null;
   let entries = tokenCache.get(services);
   if (!entries) tokenCache.set(services, (entries = new Map()));
   const hit = entries.get(digest);
@@ -60,7 +60,7 @@ async function lookupToken(services: Services, digest: string): Promise<TokenEnt
     .where('t.key_digest', '=', digest)
     .executeTakeFirst();
   const entry: TokenEntry = { generation: generation ?? '', row };
-  if (generation !== null && services.dialect.writeGeneration() === generation) {
+  if (generation !== null && (await services.dialect.writeGeneration()) === generation) {
     if (entries.size >= 1000) entries.clear();
     entries.set(digest, entry);
   }

@@ -19,7 +19,7 @@ async function counted(t: TestApp, url: string, headers: Record<string, string> 
   return { statements: t.app.services.dialect.queryCount() - before, res };
 }
 
-describe('response cache: a repeated GET is served from memory until the data moves', () => {
+describe('response cache: a repeated GET is served from memory until the data moves', { concurrency: false }, () => {
   let t: TestApp;
   let tenant: any;
   before(async () => {
@@ -34,6 +34,7 @@ describe('response cache: a repeated GET is served from memory until the data mo
     assert.equal(second.res.raw, first.res.raw);
     assert.equal(second.res.headers['content-type'], 'application/json');
     assert.ok(first.statements > 0);
+    // On PostgreSQL any writer in the cluster (other test files) moves the snapshot: no count there.
     if (onSqlite) assert.equal(second.statements, 0);
   });
 
@@ -56,15 +57,15 @@ describe('response cache: a repeated GET is served from memory until the data mo
     assert.equal((await t.call('GET', '/api/tenancy/tenants/?limit=5')).body.results[0].description, 'direct');
   });
 
-  it('a rolled-back transaction moves the generation past what was seen inside it', { skip: onSqlite ? false : 'SQLite only' }, async () => {
+  it('a rolled-back transaction moves the generation past what was seen inside it', async () => {
     const dialect = t.app.services.dialect;
     let inside: string | null = null;
     await assert.rejects(dialect.db.transaction().execute(async (trx) => {
       await trx.updateTable('tenancy_tenant').set({ description: 'undone' }).where('id', '=', tenant.id).execute();
-      inside = dialect.writeGeneration();
+      inside = await dialect.writeGeneration();
       throw new Error('roll back');
     }));
-    assert.notEqual(dialect.writeGeneration(), inside);
+    assert.notEqual(await dialect.writeGeneration(), inside);
     assert.notEqual((await t.call('GET', '/api/tenancy/tenants/?limit=5')).body.results[0].description, 'undone');
   });
 

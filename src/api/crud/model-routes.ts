@@ -46,11 +46,11 @@ async function render(ctx: Ctx, rows: Row[], opts: { omitCounts?: boolean } = {}
 
 /** A GET body from the response cache, or rendered by `build` and kept there. */
 async function cachedGet(ctx: Ctx, build: () => Promise<unknown>) {
-  const key = ctx.cache.keyFor(ctx.req);
+  const key = await ctx.cache.keyFor(ctx.req);
   let body = ctx.cache.get(key);
   if (body === undefined) {
     body = Buffer.from(JSON.stringify(await build()));
-    ctx.cache.set(key, body);
+    await ctx.cache.set(key, body);
   }
   return sendJsonText(ctx.reply, 200, body);
 }

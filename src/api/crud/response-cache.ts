@@ -17,9 +17,9 @@ export class ResponseCache {
   constructor(private readonly dialect: Dialect, private readonly maxBytes: number) {}
 
   /** The cache key for a request, or null when no body may be shared for it. */
-  keyFor(req: FastifyRequest): string | null {
+  async keyFor(req: FastifyRequest): Promise<string | null> {
     if (this.maxBytes <= 0 || !req.actor || /no-cache|no-store/i.test(String(req.headers['cache-control'] ?? ''))) return null;
-    const generation = this.dialect.writeGeneration();
+    const generation = await this.dialect.writeGeneration();
     if (generation === null) return null;
     if (generation !== this.generation) this.clear(generation);
     return `${generation}\n${req.actor.id}\n${req.apiVersion}\n${baseUrl(req)}\n${req.headers.accept ?? ''}\n${req.url}`;
@@ -36,9 +36,9 @@ export class ResponseCache {
   }
 
   /** Keeps `body` unless the data moved while it was rendered (it may mix two states then). */
-  set(key: string | null, body: Buffer): void {
+  async set(key: string | null, body: Buffer): Promise<void> {
     if (key === null || body.length > this.maxBytes / 8) return;
-    const now = this.dialect.writeGeneration();
+    const now = await this.dialect.writeGeneration();
     if (now !== this.generation || !key.startsWith(`${now}\n`)) return;
     this.entries.set(key, body);
     this.bytes += body.length;

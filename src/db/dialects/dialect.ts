@@ -28,10 +28,13 @@ export type Dialect = {
   /** Number of statements executed so far (query-count tests and the bench guard). */
   queryCount(): number;
   /**
-   * A token that changes whenever committed data may have changed (any connection, any process),
-   * read without a statement; null where the database cannot offer one cheaply (response cache off).
+   * A token that changes whenever data may have changed (any connection, any process; pending
+   * changes of an open transaction included, and again when it ends); null where the database
+   * cannot offer one (then nothing is cached across requests).
    */
-  writeGeneration(): string | null;
+  writeGeneration(): Promise<string | null>;
+  /** Whether reading the generation costs no statement (then small per-request reads are memoized by it). */
+  freeGeneration: boolean;
   /** Locks rows/tables for an allocation in the current transaction, where the database needs it. */
   lockTable(trx: Kysely<any>, table: string): Promise<void>;
   close(): Promise<void>;

@@ -49,7 +49,9 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     },
     json: postgresJson,
     queryCount: counter.count,
-    writeGeneration: () => null,
+    // Any transaction that writes takes a txid: the snapshot moves when one starts and when it ends.
+    freeGeneration: false,
+    writeGeneration: async () => (await sql<{ g: string }>`SELECT pg_current_snapshot()::text AS g`.execute(db)).rows[0]?.g ?? null,
     lockTable: async (trx, table) => {
       await sql`LOCK TABLE ${sql.table(table)} IN SHARE ROW EXCLUSIVE MODE`.execute(trx);
     },

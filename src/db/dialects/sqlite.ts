@@ -58,9 +58,9 @@ function openDatabase(file: string): Database.Database {
  * connection's row changes (committed or not: a read waits for an open transaction anyway);
  * `local` counts schema scripts and rollbacks (whose undone changes left `total_changes()` moved).
  */
-function generationReader(db: Database.Database, local: () => string): () => string {
+function generationReader(db: Database.Database, local: () => string): () => Promise<string> {
   const changes = db.prepare('SELECT total_changes()').pluck();
-  return () => `${db.pragma('data_version', { simple: true })}:${changes.get()}:${local()}`;
+  return async () => `${db.pragma('data_version', { simple: true })}:${changes.get()}:${local()}`;
 }
 
 /** The embedded database: one file (or memory), WAL mode. */
@@ -97,6 +97,7 @@ export function createSqliteDialect(file: string): Dialect {
     },
     json: sqliteJson,
     queryCount: counter.count,
+    freeGeneration: true,
     writeGeneration: generationReader(raw, () => `${scripts}.${counter.rollbacks()}`),
     lockTable: async () => undefined,
     close: () => db.destroy(),
