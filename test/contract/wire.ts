@@ -75,6 +75,11 @@ export const KNOWN_DIFFERENCES: Record<string, string> = {
   'ipam.ipaddress': 'the parent prefix nested at depth 1 lacks `vrfs`, which the reference renders there',
 };
 
+/** Models whose CSV export does not import back yet: the round-trip test runs as `todo`. */
+export const KNOWN_CSV_GAPS: Record<string, string> = {
+  'ipam.ipaddress': 'the parent column (parent__namespace__name, parent__network, parent__prefix_length) does not resolve on import',
+};
+
 /** The capture of one model (`app.model`), or undefined when the reference has none. */
 export function wireOf(model: string): Json | undefined {
   const file = `${WIRE}/${model}.json`;
