@@ -86,6 +86,14 @@ describe('derived filters', () => {
     assert.deepEqual(await ids('/api/circuits/providers/?has_circuits=true'), [provider.id]);
   });
 
+  it('should filter devices by the MAC address of an interface, and types by an alias of has_interface_templates', async () => {
+    await t.call('PATCH', `/api/dcim/interfaces/${w.iface.id}/`, { mac_address: '00:11:22:33:44:55' });
+    assert.deepEqual(await ids('/api/dcim/devices/?mac_address=00:11:22:33:44:55'), [w.dev_a.id]);
+    assert.deepEqual(await ids('/api/dcim/device-types/?interfaces=false'), [w.type.id]);
+    await create(t, '/api/dcim/interface-templates/', { device_type: w.type.id, name: 'eth9', type: '1000base-t' });
+    assert.deepEqual(await ids('/api/dcim/device-types/?interfaces=true'), [w.type.id]);
+  });
+
   it('should refuse an unknown related object as the reference does', async () => {
     const res = await t.call('GET', '/api/dcim/devices/?tenant_group=nobody');
     assert.equal(res.status, 400);

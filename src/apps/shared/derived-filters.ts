@@ -17,7 +17,9 @@ import type { AppExtensions } from '../../ops/extensions.js';
  * - `<related>` / `has_<related>`: objects of another model pointing here, by their plural
  *   name (`devices`, `has_interfaces`; `children` for a tree's own parent);
  * - `<name>=<fk>__<filter>`: a generated filter of a related model (`location=device__location`:
- *   the location of a console port is its device's).
+ *   the location of a console port is its device's);
+ * - `<name>=<related>.<filter>`: objects with a related object matching its filter
+ *   (`mac_address=interfaces.mac_address`); `<name>=@<entry>`: another name for an entry.
  */
 type Derived = { build(ctx: FilterContext, lookup: string, values: string[]): Promise<Clause> };
 
@@ -115,9 +117,26 @@ function subtree(model: ResolvedModel, name: string): Derived | undefined {
   };
 }
 
-/** `name`, or `name=<fk>__<filter>` for a filter through an FK. */
+/** `<related>.<filter>`: objects with a related object (FK pointing here) matching its filter, e.g. `interfaces.mac_address`. */
+function reverseThrough(registry: Registry, model: ResolvedModel, path: string): Derived | undefined {
+  const [related, name] = path.split('.');
+  const ref = registry.referencesTo(model.id).find((r) => r.field.kind === 'fk' && relatedName(r.model, r.field, model) === related);
+  const def = ref ? filterSet(ref.model).get(name) : undefined;
+  if (!ref || !def) return undefined;
+  const column = col(ref.model.table, ref.field.column as string);
+  return {
+    async build(ctx, lookup, values) {
+      const inner = await def.build({ ...ctx, model: ref.model }, lookup, values);
+      return (eb) => eb(col(model.table, 'id'), 'in', eb.selectFrom(ref.model.table).select(column.as('target')).where(inner));
+    },
+  };
+}
+
+/** `name`, `name=<fk>__<filter>`, `name=<related>.<filter>`, or `name=@<other entry>` (an alias). */
 function resolveDerived(registry: Registry, model: ResolvedModel, entry: string): Derived | undefined {
   const [name, path] = entry.split('=');
+  if (path?.startsWith('@')) return resolveDerived(registry, model, path.slice(1));
+  if (path?.includes('.')) return reverseThrough(registry, model, path);
   return path ? through(registry, model, path) : ownField(model, name) ?? subtree(model, name) ?? reverse(registry, model, name);
 }
 
