@@ -33,12 +33,11 @@ export async function scopeClause(services: Services, rc: RequestContext, model:
 export async function listRows(services: Services, rc: RequestContext, model: ResolvedModel, query: ListQuery): Promise<{ count: number; rows: Row[] }> {
   const db = services.dialect.db;
   const where = await scopeClause(services, rc, model, query.params, 'view');
-  const counted = await db.selectFrom(model.table).select(sql<number>`count(*)`.as('n')).where(where).executeTakeFirst();
   let select = db.selectFrom(model.table).selectAll(model.table).where(where);
   for (const term of buildOrder(services.registry, model, query.sort)) select = select.orderBy(term.expr, term.desc ? 'desc' : 'asc');
   if (query.limit !== null) select = select.limit(query.limit).offset(query.offset);
   else if (query.offset > 0) select = select.limit(-1 >>> 1).offset(query.offset);
-  const raw = await select.execute();
+  const [counted, raw] = await Promise.all([db.selectFrom(model.table).select(sql<number>`count(*)`.as('n')).where(where).executeTakeFirst(), select.execute()]);
   return { count: Number(counted?.n ?? 0), rows: raw.map((r) => services.store.decode(model, r)) };
 }
 

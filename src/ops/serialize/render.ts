@@ -8,7 +8,10 @@ export function objectUrl(baseUrl: string, model: ResolvedModel, id: string): st
   return `${baseUrl}/api/${model.app}/${model.path}/${id}/`;
 }
 
-type RenderState = { services: Services; loaded: Loaded; opts: SerializeOptions };
+/** A shown field of a model in one rendering, with its `${model}.${field}` key for the loaded maps. */
+type FieldPlan = { field: ResolvedField; key: string };
+
+type RenderState = { services: Services; loaded: Loaded; opts: SerializeOptions; plans: Map<string, FieldPlan[]> };
 
 /** Empty value of an overridable common field when its loader gave nothing for a row. */
 function computedDefault(name: string): unknown {
@@ -37,16 +40,17 @@ function renderGeneric(state: RenderState, model: ResolvedModel, field: Resolved
   return out && typeof out === 'object' && depth > 0 ? { ...(out as object), generic_foreign_key: true } : out;
 }
 
-function renderToMany(state: RenderState, model: ResolvedModel, field: ResolvedField, row: Row, depth: number) {
-  const ids = state.loaded.links.get(`${model.id}.${field.name}`)?.get(row.id) ?? [];
+function renderToMany(state: RenderState, { field, key }: FieldPlan, row: Row, depth: number) {
+  const ids = state.loaded.links.get(key)?.get(row.id) ?? [];
   if (field.behaviour.relation === 'content_types') return ids;
   const target = state.services.registry.get(field.to as string);
   return ids.map((id) => renderRef(state, target, id, depth, true));
 }
 
-function renderField(state: RenderState, model: ResolvedModel, field: ResolvedField, row: Row, depth: number, top: boolean): unknown {
+function renderField(state: RenderState, model: ResolvedModel, plan: FieldPlan, row: Row, depth: number, top: boolean): unknown {
   const { loader } = state.loaded;
-  const computed = state.loaded.computed.get(`${model.id}.${field.name}`);
+  const { field, key } = plan;
+  const computed = state.loaded.computed.get(key);
   if (computed) return computed.get(row.id) ?? (field.kind === 'computed' ? null : computedDefault(field.name));
   if (field.kind === 'computed') return null;
   switch (field.name) {
@@ -63,8 +67,8 @@ function renderField(state: RenderState, model: ResolvedModel, field: ResolvedFi
   const relation = field.behaviour.relation;
   if (relation === 'fk') return renderRef(state, state.services.registry.get(field.to as string), row[field.column as string], depth, top);
   if (relation === 'generic') return renderGeneric(state, model, field, row, depth, top);
-  if (relation === 'm2m' || relation === 'content_types') return renderToMany(state, model, field, row, depth);
-  if (field.kind === 'count') return state.loaded.counts.get(`${model.id}.${field.name}`)?.get(row.id) ?? 0;
+  if (relation === 'm2m' || relation === 'content_types') return renderToMany(state, plan, row, depth);
+  if (field.kind === 'count') return state.loaded.counts.get(key)?.get(row.id) ?? 0;
   if (field.kind === 'tree_depth') return loader.ancestors(model, row).length;
   const value = field.column ? row[field.column] : undefined;
   return value === null || value === undefined ? (value ?? null) : field.behaviour.render(value, field);
@@ -83,15 +87,24 @@ function isShown(state: RenderState, field: ResolvedField, top: boolean): boolea
   return true;
 }
 
+/** The fields a model shows at the top or nested in this rendering, worked out once per rendering. */
+function fieldPlans(state: RenderState, model: ResolvedModel, top: boolean): FieldPlan[] {
+  const id = `${model.id}|${top}`;
+  let plans = state.plans.get(id);
+  if (!plans) {
+    plans = model.fields.filter((field) => isShown(state, field, top)).map((field) => ({ field, key: `${model.id}.${field.name}` }));
+    state.plans.set(id, plans);
+  }
+  return plans;
+}
+
 export function renderObject(state: RenderState, model: ResolvedModel, row: Row, depth: number, top: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const field of model.fields) {
-    if (isShown(state, field, top)) out[field.name] = renderField(state, model, field, row, depth, top);
-  }
+  for (const plan of fieldPlans(state, model, top)) out[plan.field.name] = renderField(state, model, plan, row, depth, top);
   return out;
 }
 
 export function renderRows(services: Services, loaded: Loaded, model: ResolvedModel, rows: Row[], opts: SerializeOptions) {
-  const state: RenderState = { services, loaded, opts };
+  const state: RenderState = { services, loaded, opts, plans: new Map() };
   return rows.map((row) => renderObject(state, model, row, opts.depth, true));
 }
