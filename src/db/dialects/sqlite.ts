@@ -60,7 +60,8 @@ function openDatabase(file: string): Database.Database {
  */
 function generationReader(db: Database.Database, local: () => string): () => Promise<string> {
   const changes = db.prepare('SELECT total_changes()').pluck();
-  return async () => `${db.pragma('data_version', { simple: true })}:${changes.get()}:${local()}`;
+  const version = db.prepare('PRAGMA data_version').pluck();
+  return async () => `${version.get()}:${changes.get()}:${local()}`;
 }
 
 /** The embedded database: one file (or memory), WAL mode. */
