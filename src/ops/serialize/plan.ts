@@ -63,7 +63,9 @@ async function loadLinks(services: Services, exec: Exec, model: ResolvedModel, r
 async function countFor(services: Services, exec: Exec, model: ResolvedModel, spec: { model: string; field: string }, ids: string[]) {
   if (spec.model !== '*') {
     const source = services.registry.find(spec.model);
-    const column = source?.fieldMap.get(spec.field)?.column;
+    const field = source?.fieldMap.get(spec.field);
+    if (source && field?.kind === 'm2m') return services.store.countLinks(exec, source, field, ids);
+    const column = field?.column;
     return source && column ? services.store.countBy(exec, source, column, ids) : new Map<string, number>();
   }
   const total = new Map<string, number>();

@@ -93,6 +93,8 @@ describe('groups referenced by users and permissions', () => {
   it('should count users per group and filter users by group id', async () => {
     await create(t, '/api/users/users/', { username: 'hank', groups: [ids.red] });
     assert.equal((await t.call('GET', `/api/users/groups/${ids.red}/`)).body.user_count, 2);
+    // green is named by one user and by the permission 'by-attrs': only members count.
+    assert.equal((await t.call('GET', `/api/users/groups/${ids.green}/`)).body.user_count, 1);
     const res = await t.call('GET', `/api/users/users/?groups=${ids.red}&groups_id=${ids.red}`);
     assert.equal(res.status, 200, res.raw);
     assert.deepEqual(res.body.results.map((u: { username: string }) => u.username).sort(), ['gina', 'hank']);

@@ -37,7 +37,8 @@ export const group = defineModel({
   /** Django's auth.group keeps an auto-increment integer key; the API renders it as a number. */
   id_type: 'integer',
   fields: {
-    user_count: f.count('*', 'groups'),
+    /** Members only: object permissions also name groups through a `groups` field. */
+    user_count: f.count('users.user', 'groups'),
     name: f.string({ max_length: 150, required: true, unique: true }),
   },
   natural_key: ['name'],
