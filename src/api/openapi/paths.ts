@@ -49,7 +49,7 @@ export function buildListPath(model: ResolvedModel, names: SchemaNames, extensio
   };
   if (model.read_only) return item;
   const many = (name: string): Schema => ({ type: 'array', items: ref(name) });
-  item.post = operation(model, { id: 'create', summary: `Create one or more ${plural}.`, body: { oneOf: [ref(names.create), many(names.create)] }, ok: [201, { oneOf: [ref(names.read), many(names.read)] }] }, [400, 403, 415]);
+  if (model.creatable) item.post = operation(model, { id: 'create', summary: `Create one or more ${plural}.`, body: { oneOf: [ref(names.create), many(names.create)] }, ok: [201, { oneOf: [ref(names.read), many(names.read)] }] }, [400, 403, 415]);
   item.put = operation(model, { id: 'bulk_update', summary: `Update ${plural} named by id.`, body: many(names.bulkUpdate), ok: [200, many(names.read)] }, [400, 403, 415]);
   item.patch = operation(model, { id: 'bulk_partial_update', summary: `Partially update ${plural} named by id.`, body: many(names.bulkPatch), ok: [200, many(names.read)] }, [400, 403, 415]);
   item.delete = operation(model, { id: 'bulk_destroy', summary: `Delete ${plural} named by id.`, body: many('BulkDeleteRequest'), ok: [204, null] }, [400, 403, 409]);
