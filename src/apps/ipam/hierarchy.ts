@@ -7,6 +7,7 @@
 import { ConflictError, ValidationError } from '../../core/errors.js';
 import { chunk } from '../../db/store.js';
 import { addressOf, prefixOf, T } from './net.js';
+import { carrySubtree, isNamespaceMove } from './namespace-move.js';
 import { findClosestParents } from './parents.js';
 import { refreshIpVrfs } from './vrf-of-ip.js';
 import type { Exec } from '../../db/store.js';
@@ -86,12 +87,17 @@ async function affectedBy(exec: Exec, row: Row, parentId: string | null, before:
 /**
  * afterWrite of prefixes: for each created or moved prefix, in input order (so prefixes
  * nested inside one batch settle correctly), fix its own parent, then re-place what it may
- * adopt or release. A resize that would leave IP addresses without a prefix is a 400.
+ * adopt or release. A resize that would leave IP addresses without a prefix is a 400; a
+ * prefix moved to another namespace takes its subtree along (apps/ipam/namespace-move.ts).
  */
 export async function placePrefixes(ctx: WriteHookContext): Promise<void> {
   const { services, exec } = ctx;
   for (const plan of ctx.plans) {
     if (!hasMoved(plan.row, plan.before)) continue;
+    if (isNamespaceMove(plan.row, plan.before)) {
+      await carrySubtree(services, exec, plan.row, plan.before);
+      continue;
+    }
     const own = await findClosestParents(exec, [prefixPlacement(plan.row)], new Set([plan.row.id]));
     const parentId = own.get(plan.row.id) ?? null;
     await exec.updateTable(T.prefix).set({ parent_id: parentId }).where('id', '=', plan.row.id).execute();

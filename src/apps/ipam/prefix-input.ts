@@ -6,7 +6,7 @@
 import { formatAddress, parsePrefix } from '../../core/ip/index.js';
 import { globalNamespaceId } from './namespace.js';
 import { hasMoved, prefixPlacement } from './hierarchy.js';
-import { T } from './net.js';
+import { checkNamespaceMove } from './namespace-move.js';
 import { findClosestParents } from './parents.js';
 import type { WriteHookContext } from '../../ops/extensions.js';
 import type { ItemPlan } from '../../ops/write/build-item.js';
@@ -36,18 +36,6 @@ function applyCidr(plan: ItemPlan): boolean {
     ip_version: net.version,
   });
   return true;
-}
-
-/** The reference refuses a move across namespaces together with a resize, and a move while VRFs hold the prefix. */
-async function checkNamespaceMove(ctx: WriteHookContext, plan: ItemPlan): Promise<void> {
-  const { before, row } = plan;
-  if (!before || before.namespace_id === row.namespace_id) return;
-  if (before.network !== row.network || before.prefix_length !== row.prefix_length) {
-    addError(plan, 'namespace', 'Cannot change the prefix and its namespace in the same update.');
-    return;
-  }
-  const assigned = await ctx.exec.selectFrom(T.vrfPrefix).select('id').where('prefix_id', '=', row.id).limit(1).execute();
-  if (assigned.length > 0) addError(plan, 'namespace', 'Cannot move a prefix to another namespace while it is assigned to VRFs.');
 }
 
 /** parseInput of ipam.prefix. */
