@@ -65,6 +65,8 @@ function comparable(column: Column, value: unknown): unknown {
   if (typeof value === 'object') return NEVER;
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (column.storage === 'uuid') return toUuid(value) ?? NEVER;
+  // Integer columns (integer ids too) equal only whole numbers; PostgreSQL rejects other text.
+  if (column.storage === 'integer' || column.storage === 'bigint') return /^\s*-?\d+\s*$/.test(String(value)) ? Number(value) : NEVER;
   return value;
 }
 

@@ -119,6 +119,16 @@ describe('groups referenced by users and permissions', () => {
     assert.deepEqual(idsOf((await t.call('GET', `/api/users/users/${user.id}/`)).body.groups), [ids.blue]);
   });
 
+  it('should apply permission constraints on group ids, a non-number matching nothing', async () => {
+    const viewer = await makeUser(t, 'viewer', [{ object_types: ['users.user'], actions: ['view'], constraints: { groups__id: ids.red } }]);
+    const seen = await viewer.call('GET', '/api/users/users/');
+    assert.equal(seen.status, 200, seen.raw);
+    assert.deepEqual(seen.body.results.map((u: { username: string }) => u.username).sort(), ['gina', 'hank']);
+    const odd = await makeUser(t, 'odd', [{ object_types: ['users.user'], actions: ['view'], constraints: { groups__id: 'abc' } }]);
+    const none = await odd.call('GET', '/api/users/users/');
+    assert.deepEqual([none.status, none.body.count], [200, 0]);
+  });
+
   it('should grant a group member what the group is granted', async () => {
     const member = await makeUser(t, 'member');
     assert.equal((await member.call('GET', '/api/dcim/locations/')).status, 403);
