@@ -3,7 +3,7 @@
  * and available-ips). Allocation runs in one transaction that first takes the dialect's
  * table lock, so two concurrent requests never hand out the same block or address.
  */
-import { findAvailableIps, findAvailablePrefixes, findFirstFreeBlock, formatCidr, formatHostCidr, iterateAvailableIps } from '../../core/ip/index.js';
+import { findAvailableIps, findAvailablePrefixes, findFirstFreeBlock, formatAddress, formatCidr, formatHostCidr, getUsableRange, toBigInt } from '../../core/ip/index.js';
 import { ValidationError } from '../../core/errors.js';
 import { persist } from '../../ops/write/persist.js';
 import { prefixOf, T, toBytes } from './net.js';
@@ -42,10 +42,13 @@ export async function listAvailableIps(exec: Exec, parent: Row, opts: { limit: n
   return found.map((ip) => ({ ip_version: ip.version, address: formatHostCidr(ip) }));
 }
 
-/** The requested `prefix_length` must be an integer no longer than the family allows. */
-function lengthError(value: unknown, net: IpNetwork): Record<string, string[]> {
-  if (value === undefined || value === null) return { prefix_length: ['This field is required.'] };
-  if (!(Number.isInteger(value) || /^\d+$/.test(String(value)))) return { prefix_length: ['A valid integer is required.'] };
+/**
+ * The requested `prefix_length` must be a JSON integer (the reference's message, a bare string
+ * as it sends it; a digit string is refused too) no longer than the family allows.
+ */
+function lengthError(value: unknown, net: IpNetwork): Record<string, unknown> {
+  if (value === undefined) return { prefix_length: ['This field is required.'] };
+  if (!Number.isInteger(value)) return { prefix_length: 'This field must be an integer.' };
   const bits = net.version === 4 ? 32 : 128;
   return Number(value) > bits ? { prefix_length: [`Ensure this value is less than or equal to ${bits}.`] } : {};
 }
@@ -72,17 +75,32 @@ export async function allocatePrefixes(a: Allocation): Promise<Row[]> {
   return persist(a.services, a.exec, a.rc, a.services.registry.get('ipam.prefix'), inputs, { partial: false, asList: a.asList });
 }
 
-/** POST available-ips: each item takes the next free address, with the prefix's mask and namespace. */
-export async function allocateIps(a: Allocation): Promise<Row[]> {
+/** How many addresses of `range` are free: its size less the distinct used hosts inside it. */
+function countFree(range: { first: bigint; last: bigint }, used: Buffer[]): bigint {
+  if (range.first > range.last) return 0n;
+  const inside = new Set(used.map(toBigInt).filter((h) => h >= range.first && h <= range.last));
+  return range.last - range.first + 1n - BigInt(inside.size);
+}
+
+/** The reference's 204 detail, naming the prefix, the counts and the bounds (the prefix's first and last address unless given). */
+function shortageMessage(net: IpNetwork, counts: { requested: number; free: bigint }, bounds: { rangeStart?: Buffer; rangeEnd?: Buffer }): string {
+  const start = formatAddress(bounds.rangeStart ?? net.network, net.version);
+  const end = formatAddress(bounds.rangeEnd ?? net.broadcast, net.version);
+  return `An insufficient number of IP addresses are available within the prefix ${formatCidr(net)} (${counts.requested} requested, ${counts.free} available between ${start} and ${end}).`;
+}
+
+/**
+ * POST available-ips: each item takes the next free address (within `rangeStart`..`rangeEnd`
+ * when given), with the prefix's mask and namespace.
+ */
+export async function allocateIps(a: Allocation & { rangeStart?: Buffer; rangeEnd?: Buffer }): Promise<Row[]> {
   await a.services.dialect.lockTable(a.exec, T.ip);
   const net = prefixOf(a.parent);
-  const free: IpNetwork[] = [];
-  for (const ip of iterateAvailableIps({ parent: net, used: await usedHosts(a.exec, a.parent, net), isPool: a.parent.type === 'pool' })) {
-    free.push(ip);
-    if (free.length >= a.items.length) break;
-  }
+  const bounds = { rangeStart: a.rangeStart, rangeEnd: a.rangeEnd };
+  const space = { parent: net, used: await usedHosts(a.exec, a.parent, net), isPool: a.parent.type === 'pool', ...bounds };
+  const free = findAvailableIps({ ...space, count: a.items.length });
   if (free.length < a.items.length) {
-    throw new InsufficientSpaceError(`An insufficient number of IP addresses are available within prefix ${formatCidr(net)} (${a.items.length} requested, ${free.length} available)`);
+    throw new InsufficientSpaceError(shortageMessage(net, { requested: a.items.length, free: countFree(getUsableRange(space), space.used) }, bounds));
   }
   const inputs = a.items.map((item, i) => {
     const { address: _address, parent: _parent, namespace: _namespace, ...rest } = item;

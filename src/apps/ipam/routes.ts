@@ -5,7 +5,7 @@
  */
 import { MethodNotAllowedError, ValidationError } from '../../core/errors.js';
 import { toAddressBytes } from '../../core/fields/ip.js';
-import { sendJson } from '../../api/crud/respond.js';
+import { sendEmpty, sendJson } from '../../api/crud/respond.js';
 import { queryParams, toRequestContext } from '../../api/request-context.js';
 import { requirePermission } from '../../ops/permissions.js';
 import { getRow } from '../../ops/read.js';
@@ -66,7 +66,12 @@ async function post(h: Handler, spec: Spec, target: ResolvedModel) {
     if (spec.envelope) return sendJson(h.reply, 201, { count: rendered.length, next: null, previous: null, results: rendered });
     return sendJson(h.reply, 201, asList ? rendered : rendered[0]);
   } catch (err) {
-    if (err instanceof InsufficientSpaceError) return sendJson(h.reply, 204, { detail: err.message });
+    // The reference answers 204 with a JSON detail, but a 204 carries no body (clients such as
+    // pynautobot read only the status), so the detail goes to the log.
+    if (err instanceof InsufficientSpaceError) {
+      h.req.log.info({ detail: err.message }, 'allocation refused: not enough free space');
+      return sendEmpty(h.reply);
+    }
     throw err;
   }
 }
@@ -97,7 +102,7 @@ const ADDRESS: QueryDoc = { schema: { type: 'string' }, description: 'IP address
 const either = (item: Record<string, unknown>) => ({ schema: { oneOf: [item, { type: 'array', items: item }] } });
 const request = (required: string[], properties: Record<string, unknown>, what: string) => ({ type: 'object', required, properties, additionalProperties: true, description: `Any other field of a new ${what}, as for its list endpoint.` });
 const free = (properties: Record<string, unknown>) => ({ schema: { type: 'array', items: { type: 'object', properties: { ip_version: { type: 'integer', enum: [4, 6] }, ...properties } } } });
-const ALLOCATED = 'Allocates one (or a list, in one transaction); 204 with a detail when there is not enough free space.';
+const ALLOCATED = 'Allocates one (or a list, in one transaction); 204 (no body) when there is not enough free space.';
 
 /** OpenAPI descriptions of the three endpoints. */
 const DOCS: Record<string, RouteDoc> = {
@@ -107,7 +112,7 @@ const DOCS: Record<string, RouteDoc> = {
   },
   'available-ips': {
     get: { summary: 'Free IP addresses within this prefix.', action: 'list', query: { limit: LIMIT, range_start: ADDRESS, range_end: ADDRESS }, errors: [400, 404], ok: [200, free({ address: { type: 'string' } })] },
-    post: { summary: `Create IP addresses at the first free addresses. ${ALLOCATED}`, body: either(request(['status'], { status: { $ref: '#/components/schemas/RelatedObjectRequest' } }, 'IP address')), errors: [400, 404], ok: [201, { model: 'ipam.ipaddress', many: 'either' }] },
+    post: { summary: `Create IP addresses at the first free addresses. ${ALLOCATED}`, query: { range_start: ADDRESS, range_end: ADDRESS }, body: either(request(['status'], { status: { $ref: '#/components/schemas/RelatedObjectRequest' } }, 'IP address')), errors: [400, 404], ok: [201, { model: 'ipam.ipaddress', many: 'either' }] },
   },
   'available-vlans': {
     get: { summary: 'Free VLAN ids of this VLAN group.', action: 'list', query: { limit: LIMIT }, errors: [404], ok: [200, { schema: { type: 'object', properties: { count: { type: 'integer' }, next: { type: 'string', nullable: true }, previous: { type: 'string', nullable: true }, results: { type: 'array', items: { type: 'integer' } } } } }] },
@@ -125,7 +130,7 @@ export function registerIpamRoutes(app: FastifyInstance, services: Services): vo
   register(app, services, {
     owner: 'ipam.prefix', target: 'ipam.ipaddress', path: 'available-ips', name: 'available-ips', doc: DOCS['available-ips'],
     list: (h) => listAvailableIps(h.services.dialect.db, h.owner, { limit: readLimit(h.services, h.req), rangeStart: readAddress(h.req, 'range_start'), rangeEnd: readAddress(h.req, 'range_end') }),
-    allocate: (a) => allocateIps({ services: a.services, exec: a.exec, rc: a.rc, parent: a.owner, items: a.items, asList: a.asList }),
+    allocate: (a) => allocateIps({ services: a.services, exec: a.exec, rc: a.rc, parent: a.owner, items: a.items, asList: a.asList, rangeStart: readAddress(a.req, 'range_start'), rangeEnd: readAddress(a.req, 'range_end') }),
   });
   register(app, services, {
     owner: 'ipam.vlangroup', target: 'ipam.vlan', path: 'available-vlans', name: 'available-vlans', doc: DOCS['available-vlans'], envelope: true,

@@ -60,11 +60,28 @@ describe('POST /api/ipam/prefixes/<id>/available-ips/', () => {
     assert.deepEqual(two.body.map((o: any) => o.address), ['172.20.0.2/24', '172.20.0.3/24']);
   });
 
-  it('should answer 204 and create nothing when too few addresses are free', async () => {
+  it('should answer 204 without a body and create nothing when too few addresses are free', async () => {
     const p = await prefix('172.21.0.0/30');
     const res = await t.call('POST', `${P}${p.id}/available-ips/`, [{ status: 'Active' }, { status: 'Active' }, { status: 'Active' }]);
     assert.equal(res.status, 204);
+    assert.equal(res.raw, '', 'a 204 carries no body (the JSON detail of the reference never reaches HTTP clients)');
+    assert.equal(res.headers['content-type'], undefined);
+    assert.equal(res.headers['content-length'], undefined);
     assert.deepEqual(await freeIps(p.id), ['172.21.0.1/30', '172.21.0.2/30']);
+  });
+
+  it('should allocate within range_start and range_end, and answer 204 when that range is full', async () => {
+    const p = await prefix('172.24.0.0/24');
+    const url = `${P}${p.id}/available-ips/?range_start=172.24.0.10&range_end=172.24.0.11`;
+    const two = await t.call('POST', url, [{ status: 'Active' }, { status: 'Active' }]);
+    assert.equal(two.status, 201, two.raw);
+    assert.deepEqual(two.body.map((o: any) => o.address), ['172.24.0.10/24', '172.24.0.11/24']);
+    const full = await t.call('POST', url, { status: 'Active' });
+    assert.equal(full.status, 204);
+    assert.equal((await t.call('GET', `${IP}?parent=${p.id}`)).body.count, 2);
+    const bad = await t.call('POST', `${P}${p.id}/available-ips/?range_end=nope`, { status: 'Active' });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(Object.keys(bad.body), ['range_end']);
   });
 
   it('should create nothing when one item is invalid', async () => {
@@ -111,6 +128,10 @@ describe('available-prefixes', () => {
     assert.deepEqual(list.body.map((o: any) => o.prefix), ['10.129.0.128/26', '10.129.0.96/27']);
     const full = await t.call('POST', `${P}${p.id}/available-prefixes/`, { prefix_length: 25, status: 'Active' });
     assert.equal(full.status, 204);
+    assert.equal(full.raw, '');
+    const text = await t.call('POST', `${P}${p.id}/available-prefixes/`, { prefix_length: '28', status: 'Active' });
+    assert.equal(text.status, 400);
+    assert.deepEqual(text.body, { prefix_length: 'This field must be an integer.' }, 'the shape of the reference: a string, not a list');
     const missing = await t.call('POST', `${P}${p.id}/available-prefixes/`, { status: 'Active' });
     assert.equal(missing.status, 400);
     assert.ok(missing.body.prefix_length);
