@@ -5,6 +5,7 @@
  * closest remaining prefix, and is refused (409) when an IP address would be left without one.
  */
 import { ConflictError, ValidationError } from '../../core/errors.js';
+import { formatAddress } from '../../core/ip/index.js';
 import { chunk } from '../../db/store.js';
 import { addressOf, prefixOf, T } from './net.js';
 import { carrySubtree, isNamespaceMove } from './namespace-move.js';
@@ -84,11 +85,19 @@ async function affectedBy(exec: Exec, row: Row, parentId: string | null, before:
   return { prefixIds: [...new Set(prefixIds)], ipIds: [...new Set(ipIds)] };
 }
 
+/** The reference's refusal of a resize that would orphan addresses, naming the lowest host. */
+function orphanError(orphans: Row[]): ValidationError {
+  const hosts = orphans.map((r) => addressOf(r));
+  const first = hosts.sort((a, b) => Buffer.compare(a.host, b.host))[0];
+  return new ValidationError({ __all__: [`${orphans.length} existing IP addresses (including ${formatAddress(first.host, first.version)}) would no longer have a valid parent Prefix after this change.`] });
+}
+
 /**
  * afterWrite of prefixes: for each created or moved prefix, in input order (so prefixes
  * nested inside one batch settle correctly), fix its own parent, then re-place what it may
- * adopt or release. A resize that would leave IP addresses without a prefix is a 400; a
- * prefix moved to another namespace takes its subtree along (apps/ipam/namespace-move.ts).
+ * adopt or release. A resize that would leave IP addresses without a prefix is a 400 (the
+ * reference's `__all__` message); a prefix moved to another namespace takes its subtree along
+ * (apps/ipam/namespace-move.ts).
  */
 export async function placePrefixes(ctx: WriteHookContext): Promise<void> {
   const { services, exec } = ctx;
@@ -103,9 +112,7 @@ export async function placePrefixes(ctx: WriteHookContext): Promise<void> {
     await exec.updateTable(T.prefix).set({ parent_id: parentId }).where('id', '=', plan.row.id).execute();
     const affected = await affectedBy(exec, plan.row, parentId, plan.before);
     const { orphans } = await reparent(services, exec, affected);
-    if (orphans.length > 0) {
-      throw new ValidationError({ prefix: [`This change would leave ${orphans.length} IP address(es) without a parent prefix: ${orphans.map((r) => `${String(r.host)}/${String(r.mask_length)}`).join(', ')}`] });
-    }
+    if (orphans.length > 0) throw orphanError(orphans);
   }
 }
 

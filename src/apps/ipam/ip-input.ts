@@ -10,6 +10,7 @@ import { T } from './net.js';
 import { findClosestParents } from './parents.js';
 import type { Exec } from '../../db/store.js';
 import type { WriteHookContext } from '../../ops/extensions.js';
+import type { Services } from '../../ops/services.js';
 import type { ItemPlan } from '../../ops/write/build-item.js';
 
 const DNS_NAME = /^[0-9A-Za-z._-]*$/;
@@ -37,7 +38,7 @@ function applyAddress(plan: ItemPlan): boolean {
   }
   const host = formatAddress(parsed.value.host, parsed.value.version);
   if (plan.before && (plan.before.host !== host || Number(plan.before.ip_version) !== parsed.value.version)) {
-    addError(plan, 'address', 'The host of an existing IP address cannot be changed.');
+    addError(plan, '__all__', 'Host address cannot be changed once created');
     return false;
   }
   Object.assign(plan.row, { host, mask_length: parsed.value.prefixLength, ip_version: parsed.value.version });
@@ -59,6 +60,21 @@ async function namesAndNamespaces(exec: Exec, prefixIds: string[], namespaceIds:
   const all = [...new Set([...namespaceIds, ...prefixNs.values()])];
   if (all.length) for (const r of await exec.selectFrom(T.namespace).select(['id', 'name']).where('id', 'in', all).execute()) names.set(String(r.id), String(r.name));
   return { prefixNs, names };
+}
+
+/** CIDR text of the given prefixes, by id (for the messages of refused parents). */
+async function cidrsOf(services: Services, exec: Exec, ids: string[]): Promise<Map<string, string>> {
+  const rows = ids.length ? await services.store.byIds(exec, services.registry.get('ipam.prefix'), [...new Set(ids)]) : [];
+  return new Map(rows.map((r) => [r.id, `${String(r.network)}/${String(r.prefix_length)}`]));
+}
+
+/** The reference's message for a supplied parent that is not the closest prefix of the lookup namespace. */
+async function refuseParents(ctx: WriteHookContext, refused: { plan: ItemPlan; supplied: string; closest: string; namespace: string }[]): Promise<void> {
+  const cidrs = await cidrsOf(ctx.services, ctx.exec, refused.flatMap((r) => [r.supplied, r.closest]));
+  for (const { plan, supplied, closest, namespace } of refused) {
+    const ip = `${String(plan.row.host)}/${String(plan.row.mask_length)}`;
+    addError(plan, 'parent', `${cidrs.get(supplied) ?? supplied} cannot be assigned as the parent of ${ip}.  In namespace ${namespace}, the expected parent would be ${cidrs.get(closest) ?? closest}.`);
+  }
 }
 
 /**
@@ -83,11 +99,14 @@ export async function parseIpInputs(ctx: WriteHookContext): Promise<void> {
     else { plan.row.namespace_id = namespaceId; placed.push(plan); }
   }
   const found = await findClosestParents(ctx.exec, placed.map((p) => hostPlacement(p.row, String(p.row.namespace_id))));
+  const refused: Parameters<typeof refuseParents>[1] = [];
   for (const plan of placed) {
     const closest = found.get(plan.row.id) ?? null;
     const supplied = given.get(plan.row.id);
-    if (!closest) addError(plan, 'namespace', `No suitable parent Prefix for ${String(plan.row.host)} exists in Namespace ${names.get(String(plan.row.namespace_id)) ?? ''}`);
-    else if (supplied && supplied !== closest) addError(plan, 'parent', `${supplied} cannot be assigned as the parent of ${String(plan.row.host)}/${String(plan.row.mask_length)}; the closest containing prefix in its namespace is ${closest}.`);
+    const namespace = names.get(String(plan.row.namespace_id)) ?? '';
+    if (!closest) addError(plan, 'namespace', `No suitable parent Prefix for ${String(plan.row.host)} exists in Namespace ${namespace}`);
+    else if (supplied && supplied !== closest) refused.push({ plan, supplied, closest, namespace });
     else plan.row.parent_id = closest;
   }
+  if (refused.length) await refuseParents(ctx, refused);
 }

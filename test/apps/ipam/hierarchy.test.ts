@@ -119,10 +119,11 @@ describe('prefix hierarchy', () => {
 
   it('should refuse a resize that would leave addresses without a prefix', async () => {
     const lone = await prefix('11.70.0.0/24');
+    await address('11.70.0.9/24');
     await address('11.70.0.5/24');
     const res = await t.call('PATCH', `${P}${lone.id}/`, { prefix: '11.71.0.0/24' });
     assert.equal(res.status, 400);
-    assert.ok(res.body.prefix);
+    assert.deepEqual(res.body, { __all__: ['2 existing IP addresses (including 11.70.0.5) would no longer have a valid parent Prefix after this change.'] });
     assert.equal((await t.call('GET', `${P}${lone.id}/`)).body.prefix, '11.70.0.0/24', 'nothing changed');
   });
 
@@ -185,7 +186,24 @@ describe('IP address placement', () => {
     assert.equal(ok.parent.id, p24.id);
     const wrong = await t.call('POST', IP, { address: '10.1.1.10/24', status: 'Active', parent: p16.id });
     assert.equal(wrong.status, 400);
-    assert.ok(wrong.body.parent);
+    assert.deepEqual(wrong.body, { parent: ['10.1.0.0/16 cannot be assigned as the parent of 10.1.1.10/24.  In namespace green, the expected parent would be 10.1.1.0/24.'] });
+  });
+
+  it('should look the parent up in a given namespace, where a supplied parent must be the closest', async () => {
+    await create(t, '/api/ipam/namespaces/', { name: 'teal' });
+    const tealP = await prefix('10.2.0.0/16', { namespace: 'teal' });
+    const globalP = await prefix('10.2.0.0/16');
+    const both = await create(t, IP, { address: '10.2.0.1/16', status: 'Active', namespace: 'teal', parent: tealP.id });
+    assert.equal(both.parent.id, tealP.id);
+    const other = await t.call('POST', IP, { address: '10.2.0.2/16', status: 'Active', namespace: 'teal', parent: globalP.id });
+    assert.equal(other.status, 400);
+    assert.deepEqual(other.body, { parent: ['10.2.0.0/16 cannot be assigned as the parent of 10.2.0.2/16.  In namespace teal, the expected parent would be 10.2.0.0/16.'] });
+    const ignored = await t.call('PATCH', `${IP}${both.id}/`, { namespace: 'Global', description: 'x' });
+    assert.equal(ignored.status, 200, ignored.raw);
+    assert.equal(ignored.body.parent.id, tealP.id, 'namespace is ignored on update');
+    const moved = await t.call('PATCH', `${IP}${both.id}/`, { parent: globalP.id });
+    assert.equal(moved.status, 200, moved.raw);
+    assert.equal(moved.body.parent.id, globalP.id, 'a new parent that is the closest of its namespace moves the address');
   });
 
   it('should allow one host per namespace whatever the mask, and the same host in another namespace', async () => {
@@ -213,7 +231,7 @@ describe('IP address placement', () => {
     assert.equal(mask.body.address, '2001:db8:1::5/48');
     const moved = await t.call('PATCH', `${IP}${ip.id}/`, { address: '2001:db8:1::6/48' });
     assert.equal(moved.status, 400);
-    assert.ok(moved.body.address);
+    assert.deepEqual(moved.body, { __all__: ['Host address cannot be changed once created'] });
   });
 
   it('should allow SLAAC only for IPv6 and check DNS name characters', async () => {

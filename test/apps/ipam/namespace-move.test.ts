@@ -129,3 +129,14 @@ describe('PATCH /api/ipam/prefixes/<id>/ namespace', () => {
     assert.deepEqual(await cidrsIn('a5'), []);
   });
 });
+
+describe('POST /api/ipam/vrf-prefix-assignments/', () => {
+  it('should refuse a VRF of another namespace, naming both namespaces', async () => {
+    await namespace('a6');
+    const vrf = await create(t, '/api/ipam/vrfs/', { name: 'green' });
+    const p = await prefix('105.1.0.0/16', 'a6');
+    const res = await t.call('POST', '/api/ipam/vrf-prefix-assignments/', { vrf: vrf.id, prefix: p.id });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, { prefix: ['Prefix (namespace a6) must be in same namespace as VRF (namespace Global)'] });
+  });
+});

@@ -19,8 +19,10 @@ export const vlanVidInGroupRange: Rule = async ({ row, get }) => {
   if (ranges && !containsVid(ranges, Number(row.vid))) return { vid: `VLAN ID is not contained in VLAN Group range (${String(group?.range)})` };
 };
 
-/** A prefix joins only VRFs of its own namespace. */
+/** A prefix joins only VRFs of its own namespace (the reference's message names both namespaces). */
 export const vrfPrefixSameNamespace: Rule = async ({ row, get }) => {
   const [vrf, prefix] = [await get('ipam.vrf', row.vrf_id), await get('ipam.prefix', row.prefix_id)];
-  if (vrf && prefix && vrf.namespace_id !== prefix.namespace_id) return { prefix: 'Prefix must be in same namespace as VRF' };
+  if (!vrf || !prefix || vrf.namespace_id === prefix.namespace_id) return;
+  const [own, theirs] = [await get('ipam.namespace', prefix.namespace_id), await get('ipam.namespace', vrf.namespace_id)];
+  return { prefix: `Prefix (namespace ${String(own?.name)}) must be in same namespace as VRF (namespace ${String(theirs?.name)})` };
 };
