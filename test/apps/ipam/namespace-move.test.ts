@@ -130,6 +130,25 @@ describe('PATCH /api/ipam/prefixes/<id>/ namespace', () => {
   });
 });
 
+describe('PATCH /api/ipam/prefixes/ (bulk) namespace', () => {
+  for (const [order, base] of [['child first', '106.102'], ['root first', '106.103']] as const) {
+    it(`should move a prefix and its own descendant named in the same request (${order})`, async () => {
+      await namespace(`a-${base}`);
+      const b = await namespace(`b-${base}`);
+      const { root, mid, child1, ip } = await tree(`a-${base}`, base);
+      const items = [{ id: mid.id, namespace: b.id }, { id: root.id, namespace: b.id }];
+      const res = await t.call('PATCH', P, order === 'child first' ? items : items.reverse());
+      assert.equal(res.status, 200, res.raw);
+      assert.deepEqual(await cidrsIn(`a-${base}`), []);
+      assert.equal(await parentOf(P, root.id), null);
+      assert.equal(await parentOf(P, mid.id), root.id);
+      assert.equal(await parentOf(P, child1.id), mid.id);
+      assert.equal(await parentOf(IP, ip.id), child1.id);
+      assert.deepEqual(await hostsIn(`b-${base}`), [`${base}.103.5`]);
+    });
+  }
+});
+
 describe('POST /api/ipam/vrf-prefix-assignments/', () => {
   it('should refuse a VRF of another namespace, naming both namespaces', async () => {
     await namespace('a6');
