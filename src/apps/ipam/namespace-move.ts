@@ -12,7 +12,7 @@ import { ValidationError } from '../../core/errors.js';
 import { formatAddress } from '../../core/ip/index.js';
 import { prefixOf, T, toBytes } from './net.js';
 import { reparent } from './hierarchy.js';
-import type { IpNetwork, IpVersion } from '../../core/ip/index.js';
+import type { IpNetwork } from '../../core/ip/index.js';
 import type { Exec } from '../../db/store.js';
 import type { Row } from '../../core/registry/types.js';
 import type { WriteHookContext } from '../../ops/extensions.js';
@@ -74,7 +74,7 @@ async function clashingPrefixes(exec: Exec, net: IpNetwork, from: unknown, to: u
     .innerJoin(`${T.prefix} as b`, (join) => join.onRef('b.network', '=', 'a.network').onRef('b.prefix_length', '=', 'a.prefix_length').onRef('b.ip_version', '=', 'a.ip_version'))
     .where('b.namespace_id', '=', to)
     .select(['a.network', 'a.prefix_length']).orderBy('a.network').orderBy('a.prefix_length').limit(SHOWN + 1).execute();
-  return rows.map((r) => `${formatAddress(toBytes(r.network), net.version as IpVersion)}/${String(r.prefix_length)}`);
+  return rows.map((r) => `${formatAddress(toBytes(r.network), net.version)}/${String(r.prefix_length)}`);
 }
 
 /** Hosts of moving addresses that the target namespace already holds, at most SHOWN + 1. */
@@ -83,7 +83,7 @@ async function clashingHosts(exec: Exec, net: IpNetwork, from: unknown, to: unkn
     .innerJoin(`${T.ip} as b`, (join) => join.onRef('b.host', '=', 'a.host').onRef('b.ip_version', '=', 'a.ip_version'))
     .where('b.namespace_id', '=', to)
     .select('a.host').orderBy('a.host').limit(SHOWN + 1).execute();
-  return rows.map((r) => formatAddress(toBytes(r.host), net.version as IpVersion));
+  return rows.map((r) => formatAddress(toBytes(r.host), net.version));
 }
 
 function listed(items: string[]): string {
