@@ -18,9 +18,16 @@ export async function globalNamespaceId(services: Services, exec: Exec): Promise
   return row.id;
 }
 
+/** `globalNamespaceId` looked up at most once for the objects of one write. */
+export function globalNamespaceOnce(services: Services, exec: Exec): () => Promise<string> {
+  let id: Promise<string> | undefined;
+  return () => (id ??= globalNamespaceId(services, exec));
+}
+
 /** parseInput of models whose `namespace` defaults to Global when omitted (VRFs). */
 export async function defaultToGlobal(ctx: { services: Services; exec: Exec; plans: { row: Row; errors: Record<string, string[]> }[] }): Promise<void> {
+  const globalId = globalNamespaceOnce(ctx.services, ctx.exec);
   for (const plan of ctx.plans) {
-    if (!plan.row.namespace_id && !plan.errors.namespace) plan.row.namespace_id = await globalNamespaceId(ctx.services, ctx.exec);
+    if (!plan.row.namespace_id && !plan.errors.namespace) plan.row.namespace_id = await globalId();
   }
 }

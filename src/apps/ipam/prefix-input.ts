@@ -4,7 +4,7 @@
  * the service's, never the client's (apps/ipam/hierarchy.ts settles it after the write).
  */
 import { formatAddress, parsePrefix } from '../../core/ip/index.js';
-import { globalNamespaceId } from './namespace.js';
+import { globalNamespaceOnce } from './namespace.js';
 import { hasMoved, prefixPlacement } from './hierarchy.js';
 import { checkNamespaceMove } from './namespace-move.js';
 import { findClosestParents } from './parents.js';
@@ -41,9 +41,10 @@ function applyCidr(plan: ItemPlan): boolean {
 /** parseInput of ipam.prefix. */
 export async function parsePrefixInputs(ctx: WriteHookContext): Promise<void> {
   const ready: ItemPlan[] = [];
+  const globalId = globalNamespaceOnce(ctx.services, ctx.exec);
   for (const plan of ctx.plans) {
     const ok = applyCidr(plan);
-    if (!plan.row.namespace_id && !plan.errors.namespace) plan.row.namespace_id = await globalNamespaceId(ctx.services, ctx.exec);
+    if (!plan.row.namespace_id && !plan.errors.namespace) plan.row.namespace_id = await globalId();
     if (plan.before && !hasMoved(plan.row, plan.before)) plan.row.parent_id = plan.before.parent_id;
     await checkNamespaceMove(ctx, plan);
     if (ok && Object.keys(plan.errors).length === 0 && hasMoved(plan.row, plan.before)) ready.push(plan);
