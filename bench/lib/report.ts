@@ -4,6 +4,7 @@ import type { BulkRow } from './bulk.js';
 import type { CsvRow } from './csv-export.js';
 import type { LoadFigures, LoadSettings } from './load.js';
 import type { GuardRow } from './query-guard.js';
+import { targetTable } from './targets.js';
 import type { WriteStatementsRow } from './write-statements.js';
 
 export type ReadRow = LoadFigures & { name: string; path: string; list: boolean; floorRatio: number | null; statements: number | null; cpuMs: number | null; bytes: number; peakRssMb: number };
@@ -54,6 +55,10 @@ export function toMarkdown(r: Results): string {
     `- the service keeps rendered GET bodies until the next write (response cache): rows without "uncached" are mostly served from it after the first request; "uncached" rows send \`Cache-Control: no-cache\` so every request renders afresh; SQL/req and CPU ms/req always describe a fresh render`,
     `- × floor = floor req/s ÷ scenario req/s (1.0× would be as fast as a bare route sending the same bytes); SQL/req is counted in-process with \`dialect.queryCount()\`; CPU ms/req is this process's CPU time per request through inject() (SQLite's work included, a PostgreSQL server's not), steadier than req/s on a busy machine`,
     `- server RSS: ${n0(r.server.startRssMb)} MB after start, ${n0(r.server.peakRssMb)} MB peak over the run${r.server.seedPeakRssMb ? ` (${n0(r.server.seedPeakRssMb)} MB peak while seeding)` : ''}; whole run ${n0(r.totalSeconds)} s`,
+    '',
+    '## Targets',
+    '',
+    ...targetTable(r),
     '',
     '## Reads',
     '',
