@@ -50,47 +50,52 @@ async function parseToMany(ctx: ParseCtx, field: ResolvedField, value: unknown):
   return { ids };
 }
 
-async function parseValue(ctx: ParseCtx, field: ResolvedField, value: unknown): Promise<{ value?: unknown; error?: string }> {
-  const relation = field.behaviour.relation;
-  if (value === null && relation !== 'm2m' && relation !== 'content_types') {
-    if (field.nullable || (relation === 'fk' && !field.required && field.nullable)) return { value: null };
-    return { error: 'This field may not be null.' };
-  }
-  if (relation === 'fk') {
-    const resolved = await ctx.resolver.resolve(field, value);
-    return resolved.ok ? { value: resolved.id } : { error: resolved.error };
-  }
-  if (relation === 'content_type') {
+/** Scalar, content-type and null values parse without the database. */
+function parseLocal(ctx: ParseCtx, field: ResolvedField, value: unknown): { value?: unknown; error?: string } {
+  if (value === null) return field.nullable ? { value: null } : { error: 'This field may not be null.' };
+  if (field.behaviour.relation === 'content_type') {
     return typeof value === 'string' && ctx.services.registry.find(value) ? { value } : { error: `Invalid content type: ${String(value)}` };
   }
   const parsed = field.behaviour.parse(value, field);
   return parsed.ok ? { value: parsed.value } : { error: parsed.error };
 }
 
-async function applyField(ctx: ParseCtx, plan: ItemPlan, field: ResolvedField, partial: boolean): Promise<void> {
+async function applyFk(ctx: ParseCtx, plan: ItemPlan, field: ResolvedField, value: unknown): Promise<void> {
+  const resolved = await ctx.resolver.resolve(field, value);
+  setParsed(plan, field, resolved.ok ? { value: resolved.id } : { error: resolved.error });
+}
+
+async function applyToMany(ctx: ParseCtx, plan: ItemPlan, field: ResolvedField, value: unknown): Promise<void> {
+  const parsed = await parseToMany(ctx, field, value);
+  if (parsed.error) plan.errors[field.name] = [parsed.error];
+  else if (field.required && parsed.ids?.length === 0) plan.errors[field.name] = ['This list may not be empty.'];
+  else plan.links.set(field.name, parsed.ids as string[]);
+}
+
+function setParsed(plan: ItemPlan, field: ResolvedField, parsed: { value?: unknown; error?: string }): void {
+  if (parsed.error) plan.errors[field.name] = [parsed.error];
+  else if (field.column) plan.row[field.column] = parsed.value;
+}
+
+/** Applies one field of the input; returns a promise only when a related object must be looked up. */
+function applyField(ctx: ParseCtx, plan: ItemPlan, field: ResolvedField, partial: boolean): Promise<void> | undefined {
   const present = Object.prototype.hasOwnProperty.call(plan.input, field.name);
   const toMany = field.behaviour.relation === 'm2m' || field.behaviour.relation === 'content_types';
   if (!present) {
     if (plan.before) {
       if (!partial && field.required) plan.errors[field.name] = ['This field is required.'];
-      return;
+      return undefined;
     }
     if (field.required) plan.errors[field.name] = ['This field is required.'];
     else if (toMany) plan.links.set(field.name, []);
     else if (field.column) plan.row[field.column] = defaultValue(field);
-    return;
+    return undefined;
   }
   const value = plan.input[field.name];
-  if (toMany) {
-    const parsed = await parseToMany(ctx, field, value);
-    if (parsed.error) plan.errors[field.name] = [parsed.error];
-    else if (field.required && parsed.ids?.length === 0) plan.errors[field.name] = ['This list may not be empty.'];
-    else plan.links.set(field.name, parsed.ids as string[]);
-    return;
-  }
-  const parsed = await parseValue(ctx, field, value);
-  if (parsed.error) plan.errors[field.name] = [parsed.error];
-  else if (field.column) plan.row[field.column] = parsed.value;
+  if (toMany) return applyToMany(ctx, plan, field, value);
+  if (field.behaviour.relation === 'fk' && value !== null) return applyFk(ctx, plan, field, value);
+  setParsed(plan, field, parseLocal(ctx, field, value));
+  return undefined;
 }
 
 /** Parses one input object against the model: create (no `before`), PUT or PATCH (`partial`). */
@@ -99,7 +104,8 @@ export async function buildItem(ctx: ParseCtx, input: Record<string, unknown>, o
   const plan: ItemPlan = { input, before: opts.before, row, links: new Map(), errors: {} };
   for (const field of ctx.model.fields) {
     if (!isWritable(field) || field.name === 'id' || field.name === 'custom_fields' || field.name === 'relationships') continue;
-    await applyField(ctx, plan, field, opts.partial);
+    const pending = applyField(ctx, plan, field, opts.partial);
+    if (pending) await pending;
   }
   if (!opts.before) {
     const idField = ctx.model.fieldMap.get('id') as ResolvedField;
