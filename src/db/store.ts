@@ -139,8 +139,15 @@ export class Store {
     await exec.updateTable(model.table).set(values).where('id', '=', id).execute();
   }
 
-  /** Updates many rows, one statement per set of changed columns (and per parameter-limit chunk). */
+  /**
+   * Updates many rows, one statement per set of changed columns (and per parameter-limit chunk).
+   * A list naming one row twice is applied row by row, in order, so the later change wins.
+   */
   async updateMany(exec: Exec, model: ResolvedModel, changes: { id: string; values: Record<string, unknown> }[]): Promise<void> {
+    if (new Set(changes.map((c) => c.id)).size !== changes.length) {
+      for (const change of changes) await this.update(exec, model, change.id, change.values);
+      return;
+    }
     const groups = new Map<string, { cols: string[]; rows: { id: string; values: Record<string, unknown> }[] }>();
     for (const change of changes) {
       const values = this.encode(model, change.values);
