@@ -4,6 +4,7 @@
  * network-aware filters.
  */
 import { addressText, family, natOutsideList, prefixText } from './computed.js';
+import { ipamDerivedFilters } from './filters/derived.js';
 import { IP_FILTERS } from './filters/ip-filters.js';
 import { PREFIX_FILTERS } from './filters/prefix-filters.js';
 import { placePrefixes, releasePrefixes } from './hierarchy.js';
@@ -72,4 +73,5 @@ export const IPAM_EXTENSIONS: AppExtensions[] = [
     'ipam.vrf': { parseInput: defaultToGlobal },
   },
   { 'ipam.prefix': singleLocation(PREFIX_LOCATIONS) },
+  ipamDerivedFilters,
 ];

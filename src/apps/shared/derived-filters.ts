@@ -36,6 +36,8 @@ const RELATED_NAMES: Record<string, string> = {
   'virtualization.vminterface.bridge': 'bridged_interfaces',
   'virtualization.vminterface.virtual_machine': 'interfaces',
   'circuits.circuittermination.circuit': 'terminations',
+  'ipam.vrf.import_targets': 'importing_vrfs',
+  'ipam.vrf.export_targets': 'exporting_vrfs',
 };
 
 /** Boolean filters true when any of these FKs is set, beyond `has_<fk>`. */
@@ -89,13 +91,13 @@ function ownField(model: ResolvedModel, name: string): Derived | undefined {
   return { build: async (_ctx, _lookup, values) => (TRUE_VALUES.includes(values[values.length - 1]) ? set : not(set)) };
 }
 
-/** `<fk>__<filter>`: the generated filter of the FK's model, e.g. `device__location`. */
+/** `<fk>__<filter>`: the generated filter of the FK's model, e.g. `device__location`; FKs chain (`master__tenant__tenant_group`). */
 function through(registry: Registry, model: ResolvedModel, path: string): Derived | undefined {
-  const [hop, name] = path.split('__');
+  const [hop, ...rest] = path.split('__');
   const field = model.fieldMap.get(hop);
-  if (field?.kind !== 'fk' || !field.column || !name) return undefined;
+  if (field?.kind !== 'fk' || !field.column || rest.length === 0) return undefined;
   const target = registry.get(field.to as string);
-  const def = filterSet(target).get(name);
+  const def = rest.length > 1 ? through(registry, target, rest.join('__')) : filterSet(target).get(rest[0]);
   if (!def) return undefined;
   return {
     async build(ctx, lookup, values) {

@@ -23,7 +23,7 @@ export const DCIM_DERIVED_FILTERS: Record<string, string[]> = {
   'dcim.devicefamily': ['device_types', 'has_device_types'],
   'dcim.modulefamily': ['module_types'],
   'dcim.platform': ['devices', 'has_devices', 'virtual_machines', 'has_virtual_machines'],
-  'dcim.virtualchassis': ['location=master__location', 'tenant=master__tenant', 'members', 'has_members'],
+  'dcim.virtualchassis': ['location=master__location', 'tenant=master__tenant', 'tenant_group=master__tenant__tenant_group', 'members', 'has_members'],
   'dcim.rackgroup': ['children', 'has_children', 'power_panels', 'has_power_panels', 'racks', 'has_racks'],
   'dcim.rack': ['devices', 'has_devices', 'power_feeds', 'has_power_feeds', 'rack_reservations', 'has_rack_reservations', ...TENANCY],
   'dcim.rackreservation': ['rack_group=rack__rack_group', 'location=rack__location', ...TENANCY],
