@@ -73,5 +73,5 @@ export const IPAM_EXTENSIONS: AppExtensions[] = [
     'ipam.vrf': { parseInput: defaultToGlobal },
   },
   { 'ipam.prefix': singleLocation(PREFIX_LOCATIONS) },
-  ipamDerivedFilters,
+  ...ipamDerivedFilters,
 ];

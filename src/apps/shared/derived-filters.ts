@@ -81,10 +81,20 @@ function reverse(registry: Registry, model: ResolvedModel, name: string): Derive
   };
 }
 
+/** `has_<m2m>`: the object has at least one related object of a many-to-many field (`has_tagged_vlans`). */
+function hasMany(model: ResolvedModel, name: string): Derived | undefined {
+  const field = name.startsWith('has_') ? model.fieldMap.get(name.slice(4)) : undefined;
+  if (field?.kind !== 'm2m') return undefined;
+  const set: Clause = (eb) => eb(col(model.table, 'id'), 'in', eb.selectFrom(joinTable(model, field)).select('source_id'));
+  return { build: async (_ctx, _lookup, values) => (TRUE_VALUES.includes(values[values.length - 1]) ? set : not(set)) };
+}
+
 function ownField(model: ResolvedModel, name: string): Derived | undefined {
   const fk = (n: string) => (model.fieldMap.get(n)?.kind === 'fk' ? model.fieldMap.get(n) : undefined);
   const alias = name.endsWith('_id') ? fk(name.slice(0, -3)) : undefined;
   if (alias) return { build: (ctx, lookup, values) => filterSet(model).get(alias.name)!.build(ctx, lookup, values) };
+  const many = hasMany(model, name);
+  if (many) return many;
   const present = ANY_OF[name]?.map(fk) ?? (name.startsWith('has_') ? [fk(name.slice(4))] : []);
   if (present.length === 0 || present.some((f) => !f)) return undefined;
   const set: Clause = or(present.map((f) => (eb) => eb(col(model.table, f!.column as string), 'is not', null)));
@@ -119,17 +129,20 @@ function subtree(model: ResolvedModel, name: string): Derived | undefined {
   };
 }
 
-/** `<related>.<filter>`: objects with a related object (FK pointing here) matching its filter, e.g. `interfaces.mac_address`. */
+/** `<related>.<filter>`: objects with a related object (FK pointing here) matching its filter (generated or derived), e.g. `interfaces.mac_address`. */
 function reverseThrough(registry: Registry, model: ResolvedModel, path: string): Derived | undefined {
   const [related, name] = path.split('.');
   const ref = registry.referencesTo(model.id).find((r) => r.field.kind === 'fk' && relatedName(r.model, r.field, model) === related);
-  const def = ref ? filterSet(ref.model).get(name) : undefined;
+  const def = ref ? filterSet(ref.model).get(name) ?? resolveDerived(registry, ref.model, name) : undefined;
   if (!ref || !def) return undefined;
   const column = col(ref.model.table, ref.field.column as string);
   return {
     async build(ctx, lookup, values) {
-      const inner = await def.build({ ...ctx, model: ref.model }, lookup, values);
-      return (eb) => eb(col(model.table, 'id'), 'in', eb.selectFrom(ref.model.table).select(column.as('target')).where(inner));
+      // `has_<x>=false` through a relation: no related object has one (not: some related object lacks one).
+      const absent = name.startsWith('has_') && !TRUE_VALUES.includes(values[values.length - 1]);
+      const inner = await def.build({ ...ctx, model: ref.model }, lookup, absent ? ['true'] : values);
+      const clause: Clause = (eb) => eb(col(model.table, 'id'), 'in', eb.selectFrom(ref.model.table).select(column.as('target')).where(inner));
+      return absent ? not(clause) : clause;
     },
   };
 }
