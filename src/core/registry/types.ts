@@ -59,6 +59,12 @@ export type AuthoredField = {
   hidden?: boolean;
   /** Rendered only at the top level (not inside nested objects); counts and tree depth always are. */
   top_level_only?: boolean;
+  /**
+   * A to-many field rendered inside nested objects too (to-many fields are top-level only
+   * otherwise): the reference keeps the ones its serializer declares explicitly, e.g. prefix
+   * `vrfs` in an IP address's nested `parent`.
+   */
+  nested?: boolean;
   /** Placed after the common trailing fields (the reference lists some to-many fields last, e.g. prefix `vrfs`). */
   after_tail?: boolean;
   /** Rendered only when `?include=<opt_in>` asks on GET (and always on writes), e.g. `config_context`. */

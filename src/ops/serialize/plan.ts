@@ -44,19 +44,35 @@ function genericTargets(services: Services, model: ResolvedModel, rows: Row[]): 
   return out;
 }
 
-/** To-many links of every field, and their targets; independent queries run concurrently (PostgreSQL's pool). */
-async function loadLinks(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, loaded: Loaded) {
-  if (opts.excludeM2m) return [];
+/** Links of `fields` from `rows` (merged into `loaded.links`) and their target rows, loaded; independent queries run concurrently (PostgreSQL's pool). */
+async function loadLinksOf(services: Services, exec: Exec, model: ResolvedModel, fields: ResolvedField[], rows: Row[], loaded: Loaded) {
   const ids = rows.map((r) => r.id);
-  const perField = await Promise.all(model.fields.filter(isToMany).map(async (field): Promise<[ResolvedModel, Row[]] | null> => {
+  const perField = await Promise.all(fields.map(async (field): Promise<[ResolvedModel, Row[]] | null> => {
     const links = await services.store.links(exec, model, field, ids);
-    loaded.links.set(`${model.id}.${field.name}`, links);
+    const key = `${model.id}.${field.name}`;
+    loaded.links.set(key, new Map([...(loaded.links.get(key) ?? []), ...links]));
     if (!field.to) return null;
     const target = services.registry.get(field.to);
-    const targets = await loaded.loader.ensure(target, [...links.values()].flat());
-    return opts.depth > 0 ? [target, targets] : null;
+    return [target, await loaded.loader.ensure(target, [...links.values()].flat())];
   }));
   return perField.filter((x): x is [ResolvedModel, Row[]] => x !== null);
+}
+
+/** To-many links of every field of the top-level rows; their targets are rendered in full when depth > 0. */
+async function loadLinks(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, loaded: Loaded) {
+  if (opts.excludeM2m) return [];
+  const linked = await loadLinksOf(services, exec, model, model.fields.filter(isToMany), rows, loaded);
+  return opts.depth > 0 ? linked : [];
+}
+
+/** Links of the to-many fields declared `nested` from the rows of one nested level: one query per model and field. */
+async function loadNestedLinks(services: Services, exec: Exec, level: [ResolvedModel, Row[]][], opts: SerializeOptions, loaded: Loaded) {
+  if (opts.excludeM2m) return [];
+  const perModel = await Promise.all(level.map(([model, rows]) => {
+    const fields = model.fields.filter((f) => f.nested && isToMany(f));
+    return fields.length > 0 && rows.length > 0 ? loadLinksOf(services, exec, model, fields, rows, loaded) : [];
+  }));
+  return perModel.flat();
 }
 
 /** Counts of rows pointing here through `field.count`; `*` sums a to-many field across all models. */
@@ -101,11 +117,11 @@ async function loadComputed(services: Services, exec: Exec, full: [ResolvedModel
   }
 }
 
-/** Loads FK targets level by level down to the requested depth. */
-async function loadNested(services: Services, exec: Exec, start: [ResolvedModel, Row[]][], depth: number, loaded: Loaded) {
+/** Loads FK targets (and the links of their `nested` to-many fields) level by level down to the requested depth. */
+async function loadNested(services: Services, exec: Exec, start: [ResolvedModel, Row[]][], opts: SerializeOptions, loaded: Loaded) {
   let level = start;
   const full: [ResolvedModel, Row[]][] = [...start];
-  for (let d = depth; d > 0 && level.length > 0; d -= 1) {
+  for (let d = opts.depth; d > 0 && level.length > 0; d -= 1) {
     const wanted = new Map<ResolvedModel, string[]>();
     for (const [model, rows] of level) {
       for (const field of model.fields) {
@@ -116,6 +132,8 @@ async function loadNested(services: Services, exec: Exec, start: [ResolvedModel,
       for (const [target, ids] of genericTargets(services, model, rows)) wanted.set(target, [...(wanted.get(target) ?? []), ...ids]);
     }
     level = await Promise.all([...wanted].map(async ([target, ids]): Promise<[ResolvedModel, Row[]]> => [target, await loaded.loader.ensure(target, ids)]));
+    const linked = await loadNestedLinks(services, exec, level, opts, loaded);
+    if (d > 1) level.push(...linked);
     full.push(...level);
   }
   return full;
@@ -134,7 +152,7 @@ export async function loadForSerialization(services: Services, exec: Exec, model
     opts.omitCounts ? undefined : loadCounts(services, exec, model, rows, loaded),
     ...generic.map(([target, ids]) => loaded.loader.ensure(target, ids)),
   ]);
-  const full = await loadNested(services, exec, [[model, rows], ...linkedTargets], opts.depth, loaded);
+  const full = await loadNested(services, exec, [[model, rows], ...linkedTargets], opts, loaded);
   for (const [m, list] of [...full, ...generic.map(([t, ids]) => [t, ids.map((id) => loaded.loader.get(t.id, id)).filter(Boolean)] as [ResolvedModel, Row[]])]) {
     await loaded.loader.ensureNeeds(m, list);
   }

@@ -74,13 +74,13 @@ function renderField(state: RenderState, model: ResolvedModel, plan: FieldPlan, 
   return value === null || value === undefined ? (value ?? null) : field.behaviour.render(value, field);
 }
 
-/** Whether a field appears in this rendering (nested objects drop to-many, derived and opt-in keys). */
+/** Whether a field appears in this rendering (nested objects drop derived and opt-in keys, and to-many ones not declared `nested`). */
 function isShown(state: RenderState, field: ResolvedField, top: boolean): boolean {
   if (field.write_only || field.hidden) return false;
   if (field.opt_in) return top && !!state.opts.include?.has(field.opt_in);
   const relation = field.behaviour.relation;
   const toMany = relation === 'm2m' || relation === 'content_types';
-  if (toMany && (state.opts.excludeM2m || !top)) return false;
+  if (toMany && (state.opts.excludeM2m || !(top || field.nested))) return false;
   if (field.behaviour.derived && !top) return false;
   if (field.kind === 'count' && state.opts.omitCounts) return false;
   if (field.top_level_only && !top) return false;

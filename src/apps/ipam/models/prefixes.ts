@@ -54,7 +54,7 @@ export const prefix = defineModel({
     vlan: f.fk('ipam.vlan', { nullable: true, label: 'VLAN' }),
     rir: f.fk('ipam.rir', { nullable: true, label: 'RIR' }),
     locations: f.m2m('dcim.location', { read_only: true }),
-    vrfs: f.m2m('ipam.vrf', { read_only: true, after_tail: true }),
+    vrfs: f.m2m('ipam.vrf', { read_only: true, after_tail: true, nested: true }),
   },
   natural_key: ['namespace', 'network', 'prefix_length'],
   unique_together: [['namespace', 'network', 'prefix_length']],
