@@ -35,7 +35,7 @@ export function lookupClause(registry: Registry, model: ResolvedModel, key: stri
     return (eb) => eb(col(model.table, field.column as string), 'in', eb.selectFrom(target.table).select(`${target.table}.id`).where(inner));
   }
   const lookup = rest.filter((r) => r !== 'id' && r !== 'pk')[0] ?? 'exact';
-  return valueClause({ ref: col(model.table, field.column), storage: field.behaviour.storage, name: head }, lookup, value);
+  return valueClause({ ref: col(model.table, field.column), storage: field.behaviour.storage, name: head, encode: field.behaviour.encode }, lookup, value);
 }
 
 /** `tags__name=x`: some linked object matches; `object_types=dcim.location` for content-type lists. */
@@ -53,7 +53,8 @@ function toManyClause(registry: Registry, model: ResolvedModel, field: ResolvedF
   return (eb) => eb(col(model.table, 'id'), 'in', eb.selectFrom(link).select(`${link}.source_id`).where(inner));
 }
 
-type Column = { ref: Ref; storage: Storage; name: string };
+/** `encode`: the kind's in-memory -> stored codec (address text -> 16 bytes), applied to compared values. */
+type Column = { ref: Ref; storage: Storage; name: string; encode?: (value: unknown) => unknown };
 const NEVER = Symbol('never matches');
 
 /**
@@ -67,7 +68,16 @@ function comparable(column: Column, value: unknown): unknown {
   if (column.storage === 'uuid') return toUuid(value) ?? NEVER;
   // Integer columns (integer ids too) equal only whole numbers; PostgreSQL rejects other text.
   if (column.storage === 'integer' || column.storage === 'bigint') return /^\s*-?\d+\s*$/.test(String(value)) ? Number(value) : NEVER;
-  return value;
+  return column.encode ? encoded(column.encode, value) : value;
+}
+
+/** A value as stored, or NEVER when the kind's codec refuses it (`network: 'x'`). */
+function encoded(encode: (value: unknown) => unknown, value: unknown): unknown {
+  try {
+    return encode(value);
+  } catch {
+    return NEVER;
+  }
 }
 
 /** The comparison at the end of a path, on one column; values of the wrong type match nothing. */
