@@ -57,8 +57,6 @@ export const KNOWN_MISSING_FILTERS: Record<string, string[]> = {
   'dcim.softwareimagefile': ['device_types', 'has_device_types'],
   'circuits.provider': ['location'],
   'circuits.circuit': ['provider_network', 'location'],
-  'ipam.vrf': ['device', 'prefix'],
-  'ipam.vlan': ['available_on_device', 'location'],
 };
 
 /** Differences found and not yet fixed, by model: their capture comparisons run as `todo`. */

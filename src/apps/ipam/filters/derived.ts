@@ -1,5 +1,9 @@
 import { derivedFilters } from '../../shared/derived-filters.js';
+import { T } from '../net.js';
+import { assignedLocationFilter, assignedObjectFilter, assignedPrefixFilter, availableOnDeviceFilter } from './assignment-filters.js';
 import { assignedVlanFilter, interfaceKindFilter, ownerIpAddressesFilter } from './interface-filters.js';
+import { PREFIX_FILTERS } from './prefix-filters.js';
+import type { Assignment } from './assignment-filters.js';
 import type { AppExtensions } from '../../../ops/extensions.js';
 
 /** Every tenant-owned model: `tenant_id` and `tenant_group` (the tenant's group and its subgroups). */
@@ -31,4 +35,16 @@ const INTERFACE_FILTERS: AppExtensions = {
   'virtualization.vminterface': { filters: { vlan_id: assignedVlanFilter('id') } },
 };
 
-export const ipamDerivedFilters: AppExtensions[] = [derivedFilters(IPAM_DERIVED_FILTERS), INTERFACE_FILTERS];
+const VLAN_LOCATIONS: Assignment = { through: 'ipam_vlanlocationassignment', ownerColumn: 'vlan_id', targetColumn: 'location_id' };
+const VRF_DEVICES: Assignment = { through: 'ipam_vrfdeviceassignment', ownerColumn: 'vrf_id', targetColumn: 'device_id' };
+const VRF_PREFIXES: Assignment = { through: T.vrfPrefix, ownerColumn: 'vrf_id', targetColumn: 'prefix_id' };
+
+/** Filters of VLANs and VRFs through their assignment models (apps/ipam/filters/assignment-filters.ts). */
+const ASSIGNMENT_FILTERS: AppExtensions = {
+  'ipam.vlan': {
+    filters: { location: assignedLocationFilter(VLAN_LOCATIONS), locations: assignedLocationFilter(VLAN_LOCATIONS), available_on_device: availableOnDeviceFilter(VLAN_LOCATIONS) },
+  },
+  'ipam.vrf': { filters: { device: assignedObjectFilter({ ...VRF_DEVICES, target: 'dcim.device' }), prefix: assignedPrefixFilter(VRF_PREFIXES, PREFIX_FILTERS.prefix) } },
+};
+
+export const ipamDerivedFilters: AppExtensions[] = [derivedFilters(IPAM_DERIVED_FILTERS), INTERFACE_FILTERS, ASSIGNMENT_FILTERS];

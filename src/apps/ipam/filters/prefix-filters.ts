@@ -6,9 +6,10 @@ import { sql } from 'kysely';
 import { toUuid } from '../../../core/fields/scalar.js';
 import { parseIp } from '../../../core/ip/index.js';
 import { col, escapeLike, or } from '../../../db/query/sql-helpers.js';
-import { FilterError, resolveIds, withDescendants } from '../../../ops/filters/resolve-values.js';
+import { FilterError } from '../../../ops/filters/resolve-values.js';
 import { T } from '../net.js';
 import { familyClause, fixedNetFilter, networkFilter, parseNetValue, rangeOps } from './network.js';
+import { assignedLocationFilter } from './assignment-filters.js';
 import { presentInVrfFilter, vrfFilter } from './vrf-scope.js';
 import type { Clause } from '../../../db/query/sql-helpers.js';
 import type { FilterDef } from '../../../ops/filters/filter-set.js';
@@ -50,15 +51,7 @@ const qFilter: FilterDef = {
 };
 
 /** `location` / `locations`: assigned to any of the locations or their descendants. */
-const locationFilter: FilterDef = {
-  lookups: new Set(['n']),
-  async build({ services, exec }, lookup, values) {
-    const locations = services.registry.get('dcim.location');
-    const ids = await withDescendants(exec, locations, await resolveIds(exec, locations, values));
-    const clause: Clause = (eb) => eb(col(T.prefix, 'id'), 'in', eb.selectFrom(T.prefixLocation).select('prefix_id').where('location_id', 'in', ids));
-    return lookup === 'n' ? (eb) => eb.not(clause(eb)) : clause;
-  },
-};
+const locationFilter = assignedLocationFilter({ through: T.prefixLocation, ownerColumn: 'prefix_id', targetColumn: 'location_id' });
 
 /** `vlan_vid`: prefixes whose VLAN has one of the VLAN ids. */
 const vlanVidFilter: FilterDef = {
