@@ -15,7 +15,7 @@ export const contact = defineModel({
     email: f.email({ max_length: 254, default: '', label: 'E-mail' }),
     address: f.text({ default: '' }),
     comments: f.text({ default: '' }),
-    teams: f.m2m('extras.team'),
+    teams: f.m2m('extras.team', { after_tail: true, nested: true }),
   },
   natural_key: ['name'],
   unique_together: [['name', 'phone', 'email']],
