@@ -44,19 +44,12 @@ export const KNOWN_MISSING_FILTERS: Record<string, string[]> = {
   'dcim.location': ['child_location_type', 'content_type'],
   'dcim.modulefamily': ['module_bay_id'],
   'dcim.rackgroup': ['ancestors'],
-  'dcim.devicetype': ['pass_through_ports', 'has_software_image_files'],
+  'dcim.devicetype': ['pass_through_ports'],
   'dcim.moduletype': ['compatible_with_module_bay'],
-  'dcim.device': ['has_software_image_files', 'has_empty_module_bays', 'has_modules'],
-  'dcim.interface': ['device_with_common_vc', 'interface_redundancy_groups', 'virtual_device_contexts', 'has_virtual_device_contexts'],
-  'dcim.inventoryitem': ['has_software_image_files'],
-  'dcim.virtualdevicecontext': ['has_interfaces'],
-  'dcim.powerpanel': ['has_feeders'],
+  'dcim.device': ['has_empty_module_bays', 'has_modules'],
+  'dcim.interface': ['device_with_common_vc', 'interface_redundancy_groups'],
   'virtualization.virtualmachine': ['has_software_image_files'],
   'dcim.module': ['device', 'compatible_with_module_bay', 'has_empty_module_bays', 'has_modules'],
-  'dcim.softwareversion': ['device_types'],
-  'dcim.softwareimagefile': ['device_types', 'has_device_types'],
-  'circuits.provider': ['location'],
-  'circuits.circuit': ['provider_network', 'location'],
 };
 
 /** Differences found and not yet fixed, by model: their capture comparisons run as `todo`. */

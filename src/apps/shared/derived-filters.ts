@@ -38,6 +38,7 @@ const RELATED_NAMES: Record<string, string> = {
   'circuits.circuittermination.circuit': 'terminations',
   'ipam.vrf.import_targets': 'importing_vrfs',
   'ipam.vrf.export_targets': 'exporting_vrfs',
+  'dcim.powerfeed.destination_panel': 'feeders',
 };
 
 /** Boolean filters true when any of these FKs is set, beyond `has_<fk>`. */
@@ -129,17 +130,21 @@ function subtree(model: ResolvedModel, name: string): Derived | undefined {
   };
 }
 
-/** `<related>.<filter>`: objects with a related object (FK pointing here) matching its filter (generated or derived), e.g. `interfaces.mac_address`. */
+/**
+ * `<related>.<filter>`: objects with a related object (FK pointing here) matching its filter (generated or derived),
+ * e.g. `interfaces.mac_address`; relations chain (`circuits.terminations.location`).
+ */
 function reverseThrough(registry: Registry, model: ResolvedModel, path: string): Derived | undefined {
-  const [related, name] = path.split('.');
+  const [related, ...rest] = path.split('.');
+  const name = rest.join('.');
   const ref = registry.referencesTo(model.id).find((r) => r.field.kind === 'fk' && relatedName(r.model, r.field, model) === related);
-  const def = ref ? filterSet(ref.model).get(name) ?? resolveDerived(registry, ref.model, name) : undefined;
+  const def = !ref || !name ? undefined : rest.length > 1 ? reverseThrough(registry, ref.model, name) : filterSet(ref.model).get(name) ?? resolveDerived(registry, ref.model, name);
   if (!ref || !def) return undefined;
   const column = col(ref.model.table, ref.field.column as string);
   return {
     async build(ctx, lookup, values) {
       // `has_<x>=false` through a relation: no related object has one (not: some related object lacks one).
-      const absent = name.startsWith('has_') && !TRUE_VALUES.includes(values[values.length - 1]);
+      const absent = rest[rest.length - 1].startsWith('has_') && !TRUE_VALUES.includes(values[values.length - 1]);
       const inner = await def.build({ ...ctx, model: ref.model }, lookup, absent ? ['true'] : values);
       const clause: Clause = (eb) => eb(col(model.table, 'id'), 'in', eb.selectFrom(ref.model.table).select(column.as('target')).where(inner));
       return absent ? not(clause) : clause;

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildRegistry } from '../../src/apps/index.js';
+import { IPAM_DERIVED_FILTERS } from '../../src/apps/ipam/filters/derived.js';
+import { derives } from '../../src/apps/shared/derived-filters.js';
+import { TENANCY_DERIVED_FILTERS } from '../../src/apps/tenancy/filters.js';
+import { create, makeApp } from '../helpers/app.js';
+import { makeDcimBase } from './dcim/dcim-setup.js';
+import type { TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+const o: Record<string, any> = {};
+
+/** Sorted ids of a list's results. */
+async function ids(url: string): Promise<string[]> {
+  const res = await t.call('GET', url);
+  assert.equal(res.status, 200, `${url}: ${res.raw}`);
+  return res.body.results.map((r: { id: string }) => r.id).sort();
+}
+
+before(async () => {
+  t = await makeApp();
+  Object.assign(o, await makeDcimBase(t));
+  o.p1 = await create(t, '/api/circuits/providers/', { name: 'P1' });
+  o.p2 = await create(t, '/api/circuits/providers/', { name: 'P2' });
+  o.net = await create(t, '/api/circuits/provider-networks/', { name: 'backbone', provider: o.p2.id });
+  const ctype = await create(t, '/api/circuits/circuit-types/', { name: 'Transit' });
+  o.c1 = await create(t, '/api/circuits/circuits/', { cid: 'c1', provider: o.p1.id, circuit_type: ctype.id, status: 'Active' });
+  o.c2 = await create(t, '/api/circuits/circuits/', { cid: 'c2', provider: o.p2.id, circuit_type: ctype.id, status: 'Active' });
+  await create(t, '/api/circuits/circuit-terminations/', { circuit: o.c1.id, term_side: 'A', location: o.site.id });
+  await create(t, '/api/circuits/circuit-terminations/', { circuit: o.c2.id, term_side: 'A', provider_network: o.net.id });
+  o.panel1 = await create(t, '/api/dcim/power-panels/', { name: 'PP1', location: o.site.id });
+  o.panel2 = await create(t, '/api/dcim/power-panels/', { name: 'PP2', location: o.site.id });
+  await create(t, '/api/dcim/power-feeds/', { name: 'F1', power_panel: o.panel1.id, destination_panel: o.panel2.id, status: 'Active' });
+  const platform = await create(t, '/api/dcim/platforms/', { name: 'ios' });
+  o.v1 = await create(t, '/api/dcim/software-versions/', { platform: platform.id, version: '1.0', status: 'Active' });
+  o.v2 = await create(t, '/api/dcim/software-versions/', { platform: platform.id, version: '2.0', status: 'Active' });
+  o.img = await create(t, '/api/dcim/software-image-files/', { software_version: o.v1.id, image_file_name: 'ios-1.bin', status: 'Active' });
+  o.img2 = await create(t, '/api/dcim/software-image-files/', { software_version: o.v2.id, image_file_name: 'ios-2.bin', status: 'Active' });
+  o.type2 = await create(t, '/api/dcim/device-types/', { model: 'Box 2U', manufacturer: o.manufacturer.id, u_height: 2 });
+  await create(t, '/api/dcim/device-types-to-software-image-files/', { device_type: o.deviceType.id, software_image_file: o.img.id });
+});
+after(() => t.close());
+
+describe('derived filter tables of IPAM and tenancy', () => {
+  it('should derive every declared entry from the registry', () => {
+    const registry = buildRegistry();
+    for (const table of [IPAM_DERIVED_FILTERS, TENANCY_DERIVED_FILTERS]) {
+      for (const [model, entries] of Object.entries(table)) for (const entry of entries) assert.ok(derives(registry, model, entry), `${model} ${entry}`);
+    }
+  });
+});
+
+describe('circuits and providers by termination', () => {
+  it('should match circuits by their terminations\' location (with descendants) and provider network', async () => {
+    assert.deepEqual(await ids(`/api/circuits/circuits/?location=${o.site.id}`), [o.c1.id]);
+    assert.deepEqual(await ids('/api/circuits/circuits/?location=EU'), [o.c1.id]);
+    assert.deepEqual(await ids('/api/circuits/circuits/?location=Paris'), []);
+    assert.deepEqual(await ids('/api/circuits/circuits/?provider_network=backbone'), [o.c2.id]);
+  });
+
+  it('should match providers through their circuits\' terminations', async () => {
+    assert.deepEqual(await ids('/api/circuits/providers/?location=EU'), [o.p1.id]);
+    const bad = await t.call('GET', '/api/circuits/providers/?location=Atlantis');
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.location[0], /^Select a valid choice/);
+  });
+});
+
+describe('power panels feeding others', () => {
+  it('should split panels by has_feeders (feeds whose destination they are)', async () => {
+    assert.deepEqual(await ids('/api/dcim/power-panels/?has_feeders=true'), [o.panel2.id]);
+    assert.deepEqual(await ids('/api/dcim/power-panels/?has_feeders=false'), [o.panel1.id]);
+    assert.deepEqual(await ids('/api/dcim/power-panels/?has_power_feeds=true'), [o.panel1.id]);
+  });
+});
+
+describe('device types and software image files', () => {
+  it('should relate device types, image files and versions through the mapping', async () => {
+    assert.deepEqual(await ids('/api/dcim/device-types/?has_software_image_files=true'), [o.deviceType.id]);
+    assert.deepEqual(await ids('/api/dcim/device-types/?has_software_image_files=false'), [o.type2.id]);
+    assert.deepEqual(await ids(`/api/dcim/software-image-files/?device_types=${o.deviceType.id}`), [o.img.id]);
+    assert.deepEqual(await ids('/api/dcim/software-image-files/?has_device_types=false'), [o.img2.id]);
+    assert.deepEqual(await ids(`/api/dcim/software-versions/?device_types=${o.deviceType.id}`), [o.v1.id]);
+  });
+});
