@@ -5,7 +5,7 @@ import { IPAM_DERIVED_FILTERS } from '../../src/apps/ipam/filters/derived.js';
 import { derives } from '../../src/apps/shared/derived-filters.js';
 import { TENANCY_DERIVED_FILTERS } from '../../src/apps/tenancy/filters.js';
 import { create, makeApp } from '../helpers/app.js';
-import { makeDcimBase } from './dcim/dcim-setup.js';
+import { deviceBody, makeDcimBase } from './dcim/dcim-setup.js';
 import type { TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -39,6 +39,13 @@ before(async () => {
   o.img2 = await create(t, '/api/dcim/software-image-files/', { software_version: o.v2.id, image_file_name: 'ios-2.bin', status: 'Active' });
   o.type2 = await create(t, '/api/dcim/device-types/', { model: 'Box 2U', manufacturer: o.manufacturer.id, u_height: 2 });
   await create(t, '/api/dcim/device-types-to-software-image-files/', { device_type: o.deviceType.id, software_image_file: o.img.id });
+  o.d1 = await create(t, '/api/dcim/devices/', deviceBody(o as any, 'd1', { software_image_files: [o.img.id] }));
+  o.d2 = await create(t, '/api/dcim/devices/', deviceBody(o as any, 'd2'));
+  o.eth0 = await create(t, '/api/dcim/interfaces/', { device: o.d1.id, name: 'eth0', type: '1000base-t', status: 'Active' });
+  o.eth1 = await create(t, '/api/dcim/interfaces/', { device: o.d1.id, name: 'eth1', type: '1000base-t', status: 'Active' });
+  o.vdc1 = await create(t, '/api/dcim/virtual-device-contexts/', { name: 'vdc1', device: o.d1.id, status: 'Active' });
+  o.vdc2 = await create(t, '/api/dcim/virtual-device-contexts/', { name: 'vdc2', device: o.d1.id, status: 'Active' });
+  await create(t, '/api/dcim/interface-vdc-assignments/', { virtual_device_context: o.vdc1.id, interface: o.eth0.id });
 });
 after(() => t.close());
 
@@ -82,5 +89,19 @@ describe('device types and software image files', () => {
     assert.deepEqual(await ids(`/api/dcim/software-image-files/?device_types=${o.deviceType.id}`), [o.img.id]);
     assert.deepEqual(await ids('/api/dcim/software-image-files/?has_device_types=false'), [o.img2.id]);
     assert.deepEqual(await ids(`/api/dcim/software-versions/?device_types=${o.deviceType.id}`), [o.v1.id]);
+  });
+});
+
+describe('devices by image files, and virtual device contexts by interfaces', () => {
+  it('should split devices by has_software_image_files', async () => {
+    assert.deepEqual(await ids('/api/dcim/devices/?has_software_image_files=true'), [o.d1.id]);
+    assert.deepEqual(await ids('/api/dcim/devices/?has_software_image_files=false'), [o.d2.id]);
+  });
+
+  it('should relate interfaces and virtual device contexts through their assignments', async () => {
+    assert.deepEqual(await ids('/api/dcim/virtual-device-contexts/?has_interfaces=true'), [o.vdc1.id]);
+    assert.deepEqual(await ids('/api/dcim/virtual-device-contexts/?has_interfaces=false'), [o.vdc2.id]);
+    assert.deepEqual(await ids(`/api/dcim/interfaces/?virtual_device_contexts=${o.vdc1.id}`), [o.eth0.id]);
+    assert.deepEqual(await ids('/api/dcim/interfaces/?has_virtual_device_contexts=false'), [o.eth1.id]);
   });
 });
