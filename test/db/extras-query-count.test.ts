@@ -9,7 +9,7 @@ let t: TestApp;
 async function countQueries(url: string): Promise<number> {
   const dialect = t.app.services.dialect;
   const start = dialect.queryCount();
-  const res = await t.call('GET', url);
+  const res = await t.call('GET', url, undefined, { headers: { 'cache-control': 'no-cache' } });
   assert.equal(res.status, 200, res.raw);
   return dialect.queryCount() - start;
 }

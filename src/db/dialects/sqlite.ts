@@ -54,6 +54,24 @@ function openDatabase(file: string): Database.Database {
 }
 
 /**
+ * WAL pages go back into the database file on a timer between requests, not in the commit that
+ * crosses SQLite's threshold (a bulk write would pay for copying the whole log). Returns the stop.
+ */
+function checkpointOnTimer(db: Database.Database, file: string): () => void {
+  if (file === ':memory:') return () => undefined;
+  db.pragma('wal_autocheckpoint = 0');
+  const timer = setInterval(() => {
+    try {
+      db.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // busy or inside a transaction: the next tick retries
+    }
+  }, 1000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
  * `data_version` moves when another connection commits; `total_changes()` counts this
  * connection's row changes (committed or not: a read waits for an open transaction anyway);
  * `local` counts schema scripts and rollbacks (whose undone changes left `total_changes()` moved).
@@ -67,6 +85,7 @@ function generationReader(db: Database.Database, local: () => string): () => Pro
 /** The embedded database: one file (or memory), WAL mode. */
 export function createSqliteDialect(file: string): Dialect {
   const raw = openDatabase(file);
+  const stopCheckpoints = checkpointOnTimer(raw, file);
   const counter = makeCounter();
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }), log: counter.log });
   let scripts = 0;
@@ -101,6 +120,9 @@ export function createSqliteDialect(file: string): Dialect {
     freeGeneration: true,
     writeGeneration: generationReader(raw, () => `${scripts}.${counter.rollbacks()}`),
     lockTable: async () => undefined,
-    close: () => db.destroy(),
+    close: async () => {
+      stopCheckpoints();
+      await db.destroy();
+    },
   };
 }

@@ -11,7 +11,7 @@ const ifs: Record<string, any> = {};
 /** Statements executed by one request. */
 async function countQueries(url: string): Promise<number> {
   const start = t.app.services.dialect.queryCount();
-  const res = await t.call('GET', url);
+  const res = await t.call('GET', url, undefined, { headers: { 'cache-control': 'no-cache' } });
   assert.equal(res.status, 200, res.raw);
   return t.app.services.dialect.queryCount() - start;
 }
