@@ -40,11 +40,11 @@ export function readScenarios(catalog: Catalog, fx: Fixtures, counts: Record<str
   if (usable('dcim', 'interfaces') && fx.deviceId) s.push({ name: 'interfaces filtered by device (FK)', paths: [`/api/dcim/interfaces/?limit=50&device=${fx.deviceId}`], list: true });
   if (usable('ipam', 'prefixes')) {
     s.push({ name: 'prefixes list, limit 50, depth 0', paths: ['/api/ipam/prefixes/?limit=50'], list: true });
-    if (fx.prefix16) s.push({ name: 'prefixes net_contains', paths: [`/api/ipam/prefixes/?limit=50&net_contains=${fx.prefix16.replace(/\.0\.0\/16$/, '.7.9')}`], list: true });
+    if (fx.prefix16) s.push({ name: 'prefixes net_contains', paths: [`/api/ipam/prefixes/?limit=50&prefix__net_contains=${fx.prefix16.replace(/\.0\.0\/16$/, '.7.9')}`], list: true });
   }
   if (usable('ipam', 'ip-addresses')) {
     s.push({ name: 'IP addresses list, limit 50, depth 0', paths: ['/api/ipam/ip-addresses/?limit=50'], list: true });
-    if (fx.prefix16) s.push({ name: 'IP addresses net_host_contained', paths: [`/api/ipam/ip-addresses/?limit=50&net_host_contained=${fx.prefix16}`], list: true });
+    if (fx.prefix16) s.push({ name: 'IP addresses net_host_contained', paths: [`/api/ipam/ip-addresses/?limit=50&address__net_host_contained=${fx.prefix16}`], list: true });
     if (fx.prefixWithIps) s.push({ name: 'IP addresses filtered by parent', paths: [`/api/ipam/ip-addresses/?limit=50&parent=${fx.prefixWithIps}`], list: true });
   }
   return { scenarios: s, notes };
