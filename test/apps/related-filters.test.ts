@@ -105,3 +105,38 @@ describe('devices by image files, and virtual device contexts by interfaces', ()
     assert.deepEqual(await ids('/api/dcim/interfaces/?has_virtual_device_contexts=false'), [o.eth1.id]);
   });
 });
+
+describe('modules, pass-through ports, redundancy groups and VM image files', () => {
+  before(async () => {
+    o.bay1 = await create(t, '/api/dcim/module-bays/', { parent_device: o.d1.id, name: 'slot1' });
+    await create(t, '/api/dcim/module-bays/', { parent_device: o.d2.id, name: 'slot1' });
+    const moduleType = await create(t, '/api/dcim/module-types/', { manufacturer: o.manufacturer.id, model: 'LC-1' });
+    o.module = await create(t, '/api/dcim/modules/', { module_type: moduleType.id, parent_module_bay: o.bay1.id, status: 'Active' });
+    const rear = await create(t, '/api/dcim/rear-port-templates/', { device_type: o.type2.id, name: 'r1', type: '8p8c', positions: 1 });
+    await create(t, '/api/dcim/front-port-templates/', { device_type: o.type2.id, name: 'f1', type: '8p8c', rear_port_template: rear.id, rear_port_position: 1 });
+    o.group = await create(t, '/api/dcim/interface-redundancy-groups/', { name: 'hsrp1', status: 'Active', protocol: 'hsrp' });
+    await create(t, '/api/dcim/interface-redundancy-group-associations/', { interface_redundancy_group: o.group.id, interface: o.eth1.id, priority: 100 });
+    const clusterType = await create(t, '/api/virtualization/cluster-types/', { name: 'KVM' });
+    const cluster = await create(t, '/api/virtualization/clusters/', { name: 'c1', cluster_type: clusterType.id });
+    o.vm1 = await create(t, '/api/virtualization/virtual-machines/', { name: 'vm1', cluster: cluster.id, status: 'Active', software_image_files: [o.img2.id] });
+    o.vm2 = await create(t, '/api/virtualization/virtual-machines/', { name: 'vm2', cluster: cluster.id, status: 'Active' });
+  });
+
+  it('should split devices and modules by has_modules (a module installed in one of their bays)', async () => {
+    assert.deepEqual(await ids('/api/dcim/devices/?has_modules=true'), [o.d1.id]);
+    assert.deepEqual(await ids('/api/dcim/devices/?has_modules=false'), [o.d2.id]);
+    assert.deepEqual(await ids('/api/dcim/modules/?has_modules=false'), [o.module.id]);
+    assert.deepEqual(await ids('/api/dcim/modules/?has_modules=true'), []);
+  });
+
+  it('should split device types by pass_through_ports (front port templates)', async () => {
+    assert.deepEqual(await ids('/api/dcim/device-types/?pass_through_ports=true'), [o.type2.id]);
+    assert.deepEqual(await ids('/api/dcim/device-types/?pass_through_ports=false'), [o.deviceType.id]);
+  });
+
+  it('should match interfaces by redundancy group, and VMs by has_software_image_files', async () => {
+    assert.deepEqual(await ids('/api/dcim/interfaces/?interface_redundancy_groups=hsrp1'), [o.eth1.id]);
+    assert.deepEqual(await ids('/api/virtualization/virtual-machines/?has_software_image_files=true'), [o.vm1.id]);
+    assert.deepEqual(await ids('/api/virtualization/virtual-machines/?has_software_image_files=false'), [o.vm2.id]);
+  });
+});

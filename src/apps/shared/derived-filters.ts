@@ -64,8 +64,9 @@ function pointedAt(model: ResolvedModel, owner: ResolvedModel, field: ResolvedFi
     return (eb) => eb(col(model.table, 'id'), 'in', sources ? linked(eb).where('source_id', 'in', sources) : linked(eb));
   }
   const column = col(owner.table, field.column as string);
-  const pointing = (eb: Parameters<Clause>[0]) => eb.selectFrom(owner.table).select(column.as('target'));
-  return (eb) => eb(col(model.table, 'id'), 'in', sources ? pointing(eb).where(col(owner.table, 'id'), 'in', sources) : pointing(eb).where(column, 'is not', null));
+  // Never a NULL in the list: `NOT IN (..., NULL)` matches nothing.
+  const pointing = (eb: Parameters<Clause>[0]) => eb.selectFrom(owner.table).select(column.as('target')).where(column, 'is not', null);
+  return (eb) => eb(col(model.table, 'id'), 'in', sources ? pointing(eb).where(col(owner.table, 'id'), 'in', sources) : pointing(eb));
 }
 
 function reverse(registry: Registry, model: ResolvedModel, name: string): Derived | undefined {
@@ -146,7 +147,7 @@ function reverseThrough(registry: Registry, model: ResolvedModel, path: string):
       // `has_<x>=false` through a relation: no related object has one (not: some related object lacks one).
       const absent = rest[rest.length - 1].startsWith('has_') && !TRUE_VALUES.includes(values[values.length - 1]);
       const inner = await def.build({ ...ctx, model: ref.model }, lookup, absent ? ['true'] : values);
-      const clause: Clause = (eb) => eb(col(model.table, 'id'), 'in', eb.selectFrom(ref.model.table).select(column.as('target')).where(inner));
+      const clause: Clause = (eb) => eb(col(model.table, 'id'), 'in', eb.selectFrom(ref.model.table).select(column.as('target')).where(column, 'is not', null).where(inner));
       return absent ? not(clause) : clause;
     },
   };

@@ -36,6 +36,7 @@ before(async () => {
   o.vrfb = await create(t, '/api/ipam/vrfs/', { name: 'blue', tenant: o.b.id, import_targets: [o.rtb.id] });
   o.da = await create(t, '/api/dcim/devices/', deviceBody(base, 'dev-a', { tenant: o.a.id }));
   o.db = await create(t, '/api/dcim/devices/', deviceBody(base, 'dev-b', { tenant: o.b.id }));
+  await create(t, '/api/dcim/devices/', deviceBody(base, 'dev-none'));
   o.vca = await create(t, '/api/dcim/virtual-chassis/', { name: 'vc-a' });
   o.vcb = await create(t, '/api/dcim/virtual-chassis/', { name: 'vc-b' });
   for (const [vc, dev] of [[o.vca, o.da], [o.vcb, o.db]]) {
@@ -89,6 +90,11 @@ describe('tenant reverse filters', () => {
     assert.deepEqual(await list(`/api/tenancy/tenants/?vrfs=red&vrfs=${o.vrfb.id}`, 'name'), ['A', 'B']);
     assert.deepEqual(await list(`/api/tenancy/tenants/?ip_addresses=${o.ipa.id}`, 'name'), ['A']);
     assert.deepEqual(await list(`/api/tenancy/tenants/?route_targets=${o.rtb.id}`, 'name'), ['B']);
+  });
+
+  it('should exclude with __n, a related object without a tenant excluding none', async () => {
+    assert.deepEqual(await list('/api/tenancy/tenants/?devices__n=dev-a', 'name'), ['B', 'C']);
+    assert.deepEqual(await list('/api/tenancy/tenants/?devices__n=dev-none', 'name'), ['A', 'B', 'C']);
   });
 
   it('should split tenants by has_<related>', async () => {
