@@ -76,7 +76,7 @@ async function loadLookupTargets(plan: CsvPlan, loaded: Loaded, rows: Row[]): Pr
 /** Rows -> CSV records, with a fixed number of queries per call. */
 export async function toCsvRecords(plan: CsvPlan, rows: Row[]): Promise<CsvRecord[]> {
   const db = plan.services.dialect.db;
-  const opts = { depth: 0, baseUrl: plan.baseUrl, include: new Set<string>(), excludeM2m: false, omitCounts: plan.omitCounts };
+  const opts = { depth: 0, baseUrl: plan.baseUrl, include: new Set<string>(), excludeM2m: false, omitCounts: plan.omitCounts, linkTargets: true };
   const loaded = await loadForSerialization(plan.services, db, plan.model, rows, opts);
   await loadLookupTargets(plan, loaded, rows);
   const json = renderRows(plan.services, loaded, plan.model, rows, opts);

@@ -13,6 +13,8 @@ export type SerializeOptions = {
   excludeM2m?: boolean;
   /** Leave out derived counts (create responses, as the reference). */
   omitCounts?: boolean;
+  /** Load the rows behind to-many links even at depth 0 (CSV names them; JSON shows only ids). */
+  linkTargets?: boolean;
 };
 
 /** Data loaded for one serialization: related rows, to-many links, counts. */
@@ -45,13 +47,13 @@ function genericTargets(services: Services, model: ResolvedModel, rows: Row[]): 
 }
 
 /** Links of `fields` from `rows` (merged into `loaded.links`) and their target rows, loaded; independent queries run concurrently (PostgreSQL's pool). */
-async function loadLinksOf(services: Services, exec: Exec, model: ResolvedModel, fields: ResolvedField[], rows: Row[], loaded: Loaded) {
+async function loadLinksOf(services: Services, exec: Exec, model: ResolvedModel, fields: ResolvedField[], rows: Row[], loaded: Loaded, withTargets = true) {
   const ids = rows.map((r) => r.id);
   const perField = await Promise.all(fields.map(async (field): Promise<[ResolvedModel, Row[]] | null> => {
     const links = await services.store.links(exec, model, field, ids);
     const key = `${model.id}.${field.name}`;
     loaded.links.set(key, new Map([...(loaded.links.get(key) ?? []), ...links]));
-    if (!field.to) return null;
+    if (!field.to || !withTargets) return null;
     const target = services.registry.get(field.to);
     return [target, await loaded.loader.ensure(target, [...links.values()].flat())];
   }));
@@ -61,7 +63,8 @@ async function loadLinksOf(services: Services, exec: Exec, model: ResolvedModel,
 /** To-many links of every field of the top-level rows; their targets are rendered in full when depth > 0. */
 async function loadLinks(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, loaded: Loaded) {
   if (opts.excludeM2m) return [];
-  const linked = await loadLinksOf(services, exec, model, model.fields.filter(isToMany), rows, loaded);
+  const withTargets = opts.depth > 0 || !!opts.linkTargets;
+  const linked = await loadLinksOf(services, exec, model, model.fields.filter(isToMany), rows, loaded, withTargets);
   return opts.depth > 0 ? linked : [];
 }
 
