@@ -89,6 +89,26 @@ export class Store {
     return rows;
   }
 
+  /** Every ancestor of the given rows of a tree (`parent` chain), in one recursive query per chunk. */
+  async ancestorsOf(exec: Exec, model: ResolvedModel, ids: string[]): Promise<Row[]> {
+    const parent = model.fieldMap.get('parent')?.column;
+    if (!parent || ids.length === 0) return [];
+    const table = sql.table(model.table);
+    const up = sql.ref(`node.${parent}`);
+    const rows: Row[] = [];
+    for (const part of chunk([...new Set(ids)])) {
+      const raw = await sql<Record<string, unknown>>`
+        WITH RECURSIVE up(id) AS (
+          SELECT ${up} FROM ${table} AS node WHERE node.id IN (${sql.join(part)}) AND ${up} IS NOT NULL
+          UNION
+          SELECT ${up} FROM ${table} AS node JOIN up ON node.id = up.id WHERE ${up} IS NOT NULL
+        )
+        SELECT * FROM ${table} WHERE id IN (SELECT id FROM up)`.execute(exec);
+      for (const r of raw.rows) rows.push(this.decode(model, r));
+    }
+    return rows;
+  }
+
   async byId(exec: Exec, model: ResolvedModel, id: string): Promise<Row | undefined> {
     return (await this.byIds(exec, model, [id]))[0];
   }

@@ -42,7 +42,7 @@ export class Loader {
 
   /** Loads, round by round, every row the display and natural key of `rows` depend on. */
   async ensureNeeds(model: ResolvedModel, rows: Row[]): Promise<void> {
-    let pending: [ResolvedModel, Row[]][] = [[model, rows]];
+    let pending: [ResolvedModel, Row[]][] = [[model, rows], ...(await this.ensureAncestors(model, rows))];
     while (pending.length > 0) {
       const wanted = new Map<string, { model: ResolvedModel; ids: Set<string> }>();
       for (const [m, list] of pending) {
@@ -61,6 +61,17 @@ export class Loader {
       const rounds = [...wanted.values()].filter(({ ids }) => ids.size > 0);
       pending = await Promise.all(rounds.map(async ({ model: target, ids }): Promise<[ResolvedModel, Row[]]> => [target, await this.ensure(target, [...ids])]));
     }
+  }
+
+  /** A tree's ancestors of `rows` not cached yet, in one query (not one wave per level). */
+  private async ensureAncestors(model: ResolvedModel, rows: Row[]): Promise<[ResolvedModel, Row[]][]> {
+    if (!model.tree) return [];
+    const column = model.fieldMap.get('parent')?.column;
+    const missing = rows.filter((r) => column && typeof r[column] === 'string' && !this.get(model.id, r[column])).map((r) => r.id);
+    if (missing.length === 0) return [];
+    const found = await this.services.store.ancestorsOf(this.exec, model, missing);
+    this.add(model, found);
+    return [[model, found]];
   }
 
   /** Ancestors of a tree row, root first (needs ensureNeeds first). */
