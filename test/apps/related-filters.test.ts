@@ -129,6 +129,26 @@ describe('modules, pass-through ports, redundancy groups and VM image files', ()
     assert.deepEqual(await ids('/api/dcim/modules/?has_modules=true'), []);
   });
 
+  it('should split devices by has_empty_module_bays (a bay with no module)', async () => {
+    const bay2 = await create(t, '/api/dcim/module-bays/', { parent_device: o.d1.id, name: 'slot2' });
+    assert.deepEqual(await ids('/api/dcim/devices/?has_empty_module_bays=true'), [o.d1.id, o.d2.id].sort());
+    assert.equal((await t.call('DELETE', `/api/dcim/module-bays/${bay2.id}/`)).status, 204);
+    assert.deepEqual(await ids('/api/dcim/devices/?has_empty_module_bays=true'), [o.d2.id]);
+    assert.deepEqual(await ids('/api/dcim/devices/?has_empty_module_bays=false'), [o.d1.id]);
+    assert.deepEqual(await ids('/api/dcim/modules/?has_empty_module_bays=false'), [o.module.id]);
+  });
+
+  it('should match rack groups at the given locations or their ancestors', async () => {
+    const top = await create(t, '/api/dcim/rack-groups/', { name: 'eu-row', location: o.region.id });
+    const mid = await create(t, '/api/dcim/rack-groups/', { name: 'berlin-row', location: o.site.id });
+    await create(t, '/api/dcim/rack-groups/', { name: 'paris-row', location: o.site2.id });
+    assert.deepEqual(await ids('/api/dcim/rack-groups/?ancestors=Berlin'), [top.id, mid.id].sort());
+    assert.deepEqual(await ids(`/api/dcim/rack-groups/?ancestors=${o.region.id}`), [top.id]);
+    const bad = await t.call('GET', '/api/dcim/rack-groups/?ancestors=Atlantis');
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.ancestors[0], /^Select a valid choice/);
+  });
+
   it('should split device types by pass_through_ports (front port templates)', async () => {
     assert.deepEqual(await ids('/api/dcim/device-types/?pass_through_ports=true'), [o.type2.id]);
     assert.deepEqual(await ids('/api/dcim/device-types/?pass_through_ports=false'), [o.deviceType.id]);

@@ -2,6 +2,7 @@ import { joinTable } from '../../db/schema/build-schema.js';
 import { col, not, or } from '../../db/query/sql-helpers.js';
 import { filterSet } from '../../ops/filters/filter-set.js';
 import { FilterError, resolveIds, withDescendants } from '../../ops/filters/resolve-values.js';
+import { withAncestors } from './ancestors.js';
 import type { Clause } from '../../db/query/sql-helpers.js';
 import type { Registry } from '../../core/registry/registry.js';
 import type { ResolvedField, ResolvedModel } from '../../core/registry/types.js';
@@ -19,7 +20,8 @@ import type { AppExtensions } from '../../ops/extensions.js';
  * - `<name>=<fk>__<filter>`: a generated filter of a related model (`location=device__location`:
  *   the location of a console port is its device's);
  * - `<name>=<related>.<filter>`: objects with a related object matching its filter
- *   (`mac_address=interfaces.mac_address`); `<name>=@<entry>`: another name for an entry.
+ *   (`mac_address=interfaces.mac_address`); `<name>=@<entry>`: another name for an entry;
+ * - `<name>=^<fk>`: the FK is one of the given objects or one of their ancestors.
  */
 type Derived = { build(ctx: FilterContext, lookup: string, values: string[]): Promise<Clause> };
 
@@ -133,22 +135,40 @@ function subtree(model: ResolvedModel, name: string): Derived | undefined {
 
 /**
  * `<related>.<filter>`: objects with a related object (FK pointing here) matching its filter (generated or derived),
- * e.g. `interfaces.mac_address`; relations chain (`circuits.terminations.location`).
+ * e.g. `interfaces.mac_address`; relations chain (`circuits.terminations.location`). With `:<value>` the entry is a
+ * boolean: some related object matches the filter with that value (`module_bays.has_installed_module:false`).
  */
 function reverseThrough(registry: Registry, model: ResolvedModel, path: string): Derived | undefined {
-  const [related, ...rest] = path.split('.');
+  const [chain, fixed] = path.split(':');
+  const [related, ...rest] = chain.split('.');
   const name = rest.join('.');
   const ref = registry.referencesTo(model.id).find((r) => r.field.kind === 'fk' && relatedName(r.model, r.field, model) === related);
   const def = !ref || !name ? undefined : rest.length > 1 ? reverseThrough(registry, ref.model, name) : filterSet(ref.model).get(name) ?? resolveDerived(registry, ref.model, name);
   if (!ref || !def) return undefined;
   const column = col(ref.model.table, ref.field.column as string);
+  const boolean = fixed !== undefined || rest[rest.length - 1].startsWith('has_');
   return {
     async build(ctx, lookup, values) {
-      // `has_<x>=false` through a relation: no related object has one (not: some related object lacks one).
-      const absent = rest[rest.length - 1].startsWith('has_') && !TRUE_VALUES.includes(values[values.length - 1]);
-      const inner = await def.build({ ...ctx, model: ref.model }, lookup, absent ? ['true'] : values);
+      // A boolean false through a relation: no related object matches (not: some related object does not).
+      const absent = boolean && !TRUE_VALUES.includes(values[values.length - 1]);
+      const inner = await def.build({ ...ctx, model: ref.model }, lookup, fixed !== undefined ? [fixed] : absent ? ['true'] : values);
       const clause: Clause = (eb) => eb(col(model.table, 'id'), 'in', eb.selectFrom(ref.model.table).select(column.as('target')).where(column, 'is not', null).where(inner));
       return absent ? not(clause) : clause;
+    },
+  };
+}
+
+/** `^<fk>`: the FK is one of the given objects (id or name) or an ancestor of one (`ancestors` of a rack group: `^location`). */
+function ancestorsOf(registry: Registry, model: ResolvedModel, fkName: string): Derived | undefined {
+  const field = model.fieldMap.get(fkName);
+  if (field?.kind !== 'fk' || !field.column) return undefined;
+  const target = registry.get(field.to as string);
+  if (!target.tree) return undefined;
+  return {
+    async build({ exec }, lookup, values) {
+      const ids = await withAncestors(exec, target.table, await resolveIds(exec, target, values));
+      const clause: Clause = (eb) => eb(col(model.table, field.column as string), 'in', ids);
+      return lookup === 'n' ? not(clause) : clause;
     },
   };
 }
@@ -158,6 +178,7 @@ function resolveDerived(registry: Registry, model: ResolvedModel, entry: string)
   const [name, path] = entry.split('=');
   if (path?.startsWith('@')) return resolveDerived(registry, model, path.slice(1));
   if (path?.includes('.')) return reverseThrough(registry, model, path);
+  if (path?.startsWith('^')) return ancestorsOf(registry, model, path.slice(1));
   return path ? through(registry, model, path) : ownField(model, name) ?? subtree(model, name) ?? reverse(registry, model, name);
 }
 

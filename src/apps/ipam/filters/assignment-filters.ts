@@ -6,8 +6,8 @@
 import { toUuid } from '../../../core/fields/scalar.js';
 import { col, not, or } from '../../../db/query/sql-helpers.js';
 import { FilterError, resolveIds, withDescendants } from '../../../ops/filters/resolve-values.js';
+import { withAncestors } from '../../shared/ancestors.js';
 import { T } from '../net.js';
-import type { Exec } from '../../../db/store.js';
 import type { Clause } from '../../../db/query/sql-helpers.js';
 import type { FilterDef } from '../../../ops/filters/filter-set.js';
 
@@ -54,18 +54,6 @@ export function assignedPrefixFilter(link: Assignment, prefixFilter: FilterDef):
       return assignedTo(ctx.model.table, link, (eb) => eb.selectFrom(T.prefix).select(col(T.prefix, 'id').as('prefix')).where(where));
     },
   };
-}
-
-/** The ids plus every ancestor id in the location tree (one query per level). */
-async function withAncestors(exec: Exec, table: string, ids: string[]): Promise<string[]> {
-  const all = new Set(ids);
-  let frontier = ids;
-  for (let guard = 0; frontier.length > 0 && guard < 100; guard += 1) {
-    const rows = await exec.selectFrom(table).select('parent_id').where('id', 'in', frontier).where('parent_id', 'is not', null).execute();
-    frontier = rows.map((r) => String(r.parent_id)).filter((id) => !all.has(id));
-    for (const id of frontier) all.add(id);
-  }
-  return [...all];
 }
 
 /** `available_on_device` of a VLAN (device ids): VLANs with no location, or at a device's location or one of its ancestors. */
