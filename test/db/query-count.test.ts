@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { create, makeApp } from '../helpers/app.js';
+import { countStatements, create, makeApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 
-/** Statements executed by one request. */
-async function countQueries(url: string): Promise<number> {
-  const dialect = t.app.services.dialect;
-  const start = dialect.queryCount();
-  const res = await t.call('GET', url, undefined, { headers: { 'cache-control': 'no-cache' } });
-  assert.equal(res.status, 200, res.raw);
-  return dialect.queryCount() - start;
-}
+/** Statements executed by one GET (the response cache is bypassed). */
+const countQueries = (url: string): Promise<number> => countStatements(t, url);
 
 before(async () => {
   t = await makeApp({ maxPageSize: 1000 });

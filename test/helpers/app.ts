@@ -64,3 +64,12 @@ export async function create(t: TestApp, path: string, body: unknown): Promise<a
   if (res.status !== 201) throw new Error(`POST ${path} -> ${res.status}: ${res.raw}`);
   return res.body;
 }
+
+/** Statements one GET costs, rendered afresh (the response cache bypassed); fails on any non-200. */
+export async function countStatements(t: TestApp, url: string): Promise<number> {
+  const dialect = t.app.services.dialect;
+  const start = dialect.queryCount();
+  const res = await t.call('GET', url, undefined, { headers: { 'cache-control': 'no-cache' } });
+  if (res.status !== 200) throw new Error(`GET ${url} -> ${res.status}: ${res.raw}`);
+  return dialect.queryCount() - start;
+}

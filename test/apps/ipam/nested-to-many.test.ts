@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { create, makeApp } from '../../helpers/app.js';
+import { countStatements, create, makeApp } from '../../helpers/app.js';
 import type { TestApp } from '../../helpers/app.js';
 
 const IP = '/api/ipam/ip-addresses/';
@@ -9,13 +9,7 @@ let t: TestApp;
 let vrf: any;
 
 /** Statements executed by one GET (the response cache is bypassed). */
-async function countQueries(url: string): Promise<number> {
-  const dialect = t.app.services.dialect;
-  const start = dialect.queryCount();
-  const res = await t.call('GET', url, undefined, { headers: { 'cache-control': 'no-cache' } });
-  assert.equal(res.status, 200, res.raw);
-  return dialect.queryCount() - start;
-}
+const countQueries = (url: string): Promise<number> => countStatements(t, url);
 
 /** Ten /24 prefixes in VRF red, three addresses in each. */
 before(async () => {
