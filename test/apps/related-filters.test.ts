@@ -160,3 +160,10 @@ describe('modules, pass-through ports, redundancy groups and VM image files', ()
     assert.deepEqual(await ids('/api/virtualization/virtual-machines/?has_software_image_files=false'), [o.vm2.id]);
   });
 });
+
+describe('locations by the content types their type allows', () => {
+  it('should match locations whose location type allows the content type', async () => {
+    assert.deepEqual(await ids('/api/dcim/locations/?content_type=dcim.device'), [o.region.id, o.site.id, o.site2.id].sort());
+    assert.deepEqual(await ids('/api/dcim/locations/?content_type=dcim.device&content_type__n=ipam.vlan'), []);
+  });
+});

@@ -41,7 +41,7 @@ export function catalogueFilters(model: string): string[] {
  * IPAM apps' reverse and tenancy filters. The catalogue test skips exactly these names.
  */
 export const KNOWN_MISSING_FILTERS: Record<string, string[]> = {
-  'dcim.location': ['child_location_type', 'content_type'],
+  'dcim.location': ['child_location_type'],
   'dcim.modulefamily': ['module_bay_id'],
   'dcim.moduletype': ['compatible_with_module_bay'],
   'dcim.interface': ['device_with_common_vc'],
