@@ -35,10 +35,10 @@ export function catalogueFilters(model: string): string[] {
 }
 
 /**
- * Catalogue filters not served yet, by model: special semantics (subtree, kind, compatible
- * module bays, VLAN membership, MAC of any interface, ...), relations through assignment
- * models (IP addresses, VDC interfaces, software image files of types), and the tenancy and
- * IPAM apps' reverse and tenancy filters. The catalogue test skips exactly these names.
+ * Catalogue filters not served yet, by model, each needing its own semantics: location types
+ * that may hold a child type, module bays' module families (compatible module types, families
+ * of a bay), interfaces of a device's virtual chassis, modules of a device at any depth. The
+ * catalogue test skips exactly these names.
  */
 export const KNOWN_MISSING_FILTERS: Record<string, string[]> = {
   'dcim.location': ['child_location_type'],
