@@ -103,7 +103,7 @@ export class Store {
           UNION
           SELECT ${up} FROM ${table} AS node JOIN up ON node.id = up.id WHERE ${up} IS NOT NULL
         )
-        SELECT * FROM ${table} WHERE id IN (SELECT id FROM up)`.execute(exec);
+        SELECT node.* FROM up JOIN ${table} AS node ON node.id = up.id`.execute(exec);
       for (const r of raw.rows) rows.push(this.decode(model, r));
     }
     return rows;
@@ -237,6 +237,21 @@ export class Store {
   }
 
   /** Counts rows of `model` grouped by a column, for the given values. */
+  /**
+   * Several `countBy`s over the same values in one statement (UNION ALL): for each source
+   * (model, FK column), value -> number of rows pointing at it.
+   */
+  async countByMany(exec: Exec, sources: { model: ResolvedModel; column: string }[], values: string[]): Promise<Map<string, number>[]> {
+    const out = sources.map(() => new Map<string, number>());
+    if (sources.length === 0) return out;
+    for (const part of chunk([...new Set(values)], Math.max(1, Math.floor(MAX_PARAMS / sources.length)))) {
+      const selects = sources.map(({ model, column }, k) => sql`SELECT ${sql.lit(k)} AS k, ${sql.ref(column)} AS v, count(*) AS n FROM ${sql.table(model.table)} WHERE ${sql.ref(column)} IN (${sql.join(part)}) GROUP BY ${sql.ref(column)}`);
+      const rows = await sql<{ k: number; v: unknown; n: number }>`${sql.join(selects, sql` UNION ALL `)}`.execute(exec);
+      for (const r of rows.rows) out[Number(r.k)].set(String(r.v), Number(r.n));
+    }
+    return out;
+  }
+
   async countBy(exec: Exec, model: ResolvedModel, column: string, values: string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     for (const part of chunk([...new Set(values)])) {

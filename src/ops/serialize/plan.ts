@@ -95,9 +95,22 @@ async function countFor(services: Services, exec: Exec, model: ResolvedModel, sp
   return total;
 }
 
+/** The FK column a count spec counts through, when it is a plain one (not `*`, not to-many). */
+function plainCountSource(services: Services, spec: { model: string; field: string }): { model: ResolvedModel; column: string } | undefined {
+  const source = spec.model === '*' ? undefined : services.registry.find(spec.model);
+  const field = source?.fieldMap.get(spec.field);
+  return source && field?.column && field.kind !== 'm2m' ? { model: source, column: field.column } : undefined;
+}
+
+/** Derived counts: every plain FK count in one statement, the others (to-many sums) each on their own. */
 async function loadCounts(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], loaded: Loaded) {
   const ids = rows.map((r) => r.id);
-  await Promise.all(model.fields.filter((f) => f.count).map(async (field) => {
+  const fields = model.fields.filter((f) => f.count);
+  const plain = fields.map((f) => ({ field: f, source: plainCountSource(services, f.count as { model: string; field: string }) }));
+  const batched = plain.filter((p) => p.source);
+  const counts = await services.store.countByMany(exec, batched.map((p) => p.source as { model: ResolvedModel; column: string }), ids);
+  batched.forEach((p, i) => loaded.counts.set(`${model.id}.${p.field.name}`, counts[i]));
+  await Promise.all(plain.filter((p) => !p.source).map(async ({ field }) => {
     loaded.counts.set(`${model.id}.${field.name}`, await countFor(services, exec, model, field.count as { model: string; field: string }, ids));
   }));
 }
