@@ -1,23 +1,28 @@
 import type { Dialect } from './dialects/dialect.js';
 
-type Entry = { generation: string; value: Promise<unknown> };
-const memos = new WeakMap<Dialect, Map<string, Entry>>();
+/** Entries of one write generation; a new generation starts an empty table. */
+type Memo = { generation: string; values: Map<string, Promise<unknown>> };
+const memos = new WeakMap<Dialect, Memo>();
+
+/** Keys kept per generation (token look-ups are keyed by client input): beyond it the table starts over. */
+const MAX_KEYS = 1000;
 
 /**
- * `load()` once per write generation of the database (schema-like rows every request reads,
- * such as custom field definitions); every call loads afresh where reading the generation
- * would itself cost a statement. A failed load is not kept.
+ * `load()` once per write generation of the database (rows every request reads: custom field
+ * definitions, token look-ups); every call loads afresh where reading the generation would
+ * itself cost a statement. A failed load is not kept.
  */
 export async function memoByGeneration<T>(dialect: Dialect, key: string, load: () => Promise<T>): Promise<T> {
   if (!dialect.freeGeneration) return load();
   const generation = await dialect.writeGeneration();
   if (generation === null) return load();
-  let entries = memos.get(dialect);
-  if (!entries) memos.set(dialect, (entries = new Map()));
-  const hit = entries.get(key);
-  if (hit && hit.generation === generation) return hit.value as T;
+  let memo = memos.get(dialect);
+  if (!memo || memo.generation !== generation || memo.values.size >= MAX_KEYS) memos.set(dialect, (memo = { generation, values: new Map() }));
+  const hit = memo.values.get(key);
+  if (hit) return hit as Promise<T>;
   const value = load();
-  entries.set(key, { generation, value });
-  value.catch(() => entries?.delete(key));
+  const values = memo.values;
+  values.set(key, value);
+  value.catch(() => values.delete(key));
   return value;
 }

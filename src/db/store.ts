@@ -236,10 +236,9 @@ export class Store {
     return out;
   }
 
-  /** Counts rows of `model` grouped by a column, for the given values. */
   /**
-   * Several `countBy`s over the same values in one statement (UNION ALL): for each source
-   * (model, FK column), value -> number of rows pointing at it.
+   * Rows pointing at each of `values`, for several sources (model, FK column) in one statement
+   * (UNION ALL): one value -> count map per source.
    */
   async countByMany(exec: Exec, sources: { model: ResolvedModel; column: string }[], values: string[]): Promise<Map<string, number>[]> {
     const out = sources.map(() => new Map<string, number>());
@@ -248,15 +247,6 @@ export class Store {
       const selects = sources.map(({ model, column }, k) => sql`SELECT ${sql.lit(k)} AS k, ${sql.ref(column)} AS v, count(*) AS n FROM ${sql.table(model.table)} WHERE ${sql.ref(column)} IN (${sql.join(part)}) GROUP BY ${sql.ref(column)}`);
       const rows = await sql<{ k: number; v: unknown; n: number }>`${sql.join(selects, sql` UNION ALL `)}`.execute(exec);
       for (const r of rows.rows) out[Number(r.k)].set(String(r.v), Number(r.n));
-    }
-    return out;
-  }
-
-  async countBy(exec: Exec, model: ResolvedModel, column: string, values: string[]): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
-    for (const part of chunk([...new Set(values)])) {
-      const rows = await exec.selectFrom(model.table).select([column, sql<number>`count(*)`.as('n')]).where(column, 'in', part).groupBy(column).execute();
-      for (const r of rows) out.set(String(r[column]), Number(r.n));
     }
     return out;
   }

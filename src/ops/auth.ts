@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { NotAuthenticatedError } from '../core/errors.js';
 import { checkPassword, safeEqual } from '../core/passwords.js';
 import { toIsoMicro } from '../core/fields/scalar.js';
+import { memoByGeneration } from '../db/generation-memo.js';
 import type { Actor, Permission, Services } from './services.js';
 
 /** Digest under which token keys are looked up, so the lookup itself reveals nothing of the key. */
@@ -43,28 +44,18 @@ async function toActor(services: Services, user: Record<string, unknown>, writeE
   };
 }
 
-type TokenEntry = { generation: string; row: Record<string, unknown> | undefined; actor?: Actor & { write_enabled: boolean } };
-const tokenCache = new WeakMap<Services, Map<string, TokenEntry>>();
+type TokenEntry = { row: Record<string, unknown> | undefined; actor?: Actor & { write_enabled: boolean } };
 
-/** The token row and its actor, reused while the database's write generation stands still. */
-async function lookupToken(services: Services, digest: string): Promise<TokenEntry> {
-  const generation = services.dialect.freeGeneration ? await services.dialect.writeGeneration() : null;
-  let entries = tokenCache.get(services);
-  if (!entries) tokenCache.set(services, (entries = new Map()));
-  const hit = entries.get(digest);
-  if (hit && generation !== null && hit.generation === generation) return hit;
-  const row = await services.dialect.db
-    .selectFrom('users_token as t')
-    .innerJoin('users_user as u', 'u.id', 't.user_id')
-    .select(['t.key', 't.expires', 't.write_enabled', 'u.id', 'u.username', 'u.is_superuser', 'u.is_active'])
-    .where('t.key_digest', '=', digest)
-    .executeTakeFirst();
-  const entry: TokenEntry = { generation: generation ?? '', row };
-  if (generation !== null && (await services.dialect.writeGeneration()) === generation) {
-    if (entries.size >= 1000) entries.clear();
-    entries.set(digest, entry);
-  }
-  return entry;
+/** The token row (and, once authenticated, its actor), kept while the database's write generation stands still. */
+function lookupToken(services: Services, digest: string): Promise<TokenEntry> {
+  return memoByGeneration(services.dialect, `token:${digest}`, async () => ({
+    row: await services.dialect.db
+      .selectFrom('users_token as t')
+      .innerJoin('users_user as u', 'u.id', 't.user_id')
+      .select(['t.key', 't.expires', 't.write_enabled', 'u.id', 'u.username', 'u.is_superuser', 'u.is_active'])
+      .where('t.key_digest', '=', digest)
+      .executeTakeFirst(),
+  }));
 }
 
 /** `Authorization: Token <key>` -> the actor, or the reference's 403 texts. */

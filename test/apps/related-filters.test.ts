@@ -4,7 +4,7 @@ import { buildRegistry } from '../../src/apps/index.js';
 import { IPAM_DERIVED_FILTERS } from '../../src/apps/ipam/filters/derived.js';
 import { derives } from '../../src/apps/shared/derived-filters.js';
 import { TENANCY_DERIVED_FILTERS } from '../../src/apps/tenancy/filters.js';
-import { create, makeApp } from '../helpers/app.js';
+import { create, listed, makeApp } from '../helpers/app.js';
 import { deviceBody, makeDcimBase } from './dcim/dcim-setup.js';
 import type { TestApp } from '../helpers/app.js';
 
@@ -12,11 +12,7 @@ let t: TestApp;
 const o: Record<string, any> = {};
 
 /** Sorted ids of a list's results. */
-async function ids(url: string): Promise<string[]> {
-  const res = await t.call('GET', url);
-  assert.equal(res.status, 200, `${url}: ${res.raw}`);
-  return res.body.results.map((r: { id: string }) => r.id).sort();
-}
+const ids = (url: string): Promise<string[]> => listed(t, url, 'id');
 
 before(async () => {
   t = await makeApp();

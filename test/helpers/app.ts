@@ -73,3 +73,10 @@ export async function countStatements(t: TestApp, url: string): Promise<number> 
   if (res.status !== 200) throw new Error(`GET ${url} -> ${res.status}: ${res.raw}`);
   return dialect.queryCount() - start;
 }
+
+/** One key of every result of a list GET, sorted (a filter's answer, whatever the order); fails on any non-200. */
+export async function listed(t: TestApp, url: string, key = 'name'): Promise<string[]> {
+  const res = await t.call('GET', url);
+  if (res.status !== 200) throw new Error(`${url}: ${res.raw}`);
+  return res.body.results.map((r: Record<string, string>) => r[key]).sort();
+}

@@ -78,14 +78,12 @@ async function loadNestedLinks(services: Services, exec: Exec, level: [ResolvedM
   return perModel.flat();
 }
 
-/** Counts of rows pointing here through `field.count`; `*` sums a to-many field across all models. */
+/** Counts through to-many links (plain FK counts go through `countByMany`); `*` sums a to-many field across all models. */
 async function countFor(services: Services, exec: Exec, model: ResolvedModel, spec: { model: string; field: string }, ids: string[]) {
   if (spec.model !== '*') {
     const source = services.registry.find(spec.model);
     const field = source?.fieldMap.get(spec.field);
-    if (source && field?.kind === 'm2m') return services.store.countLinks(exec, source, field, ids);
-    const column = field?.column;
-    return source && column ? services.store.countBy(exec, source, column, ids) : new Map<string, number>();
+    return source && field?.kind === 'm2m' ? services.store.countLinks(exec, source, field, ids) : new Map<string, number>();
   }
   const total = new Map<string, number>();
   for (const { model: source, field } of services.registry.referencesTo(model.id)) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { create, makeApp } from '../../helpers/app.js';
+import { create, listed, makeApp } from '../../helpers/app.js';
 import { deviceBody, makeDcimBase } from '../dcim/dcim-setup.js';
 import type { TestApp } from '../../helpers/app.js';
 
@@ -8,11 +8,7 @@ let t: TestApp;
 const o: Record<string, any> = {};
 
 /** Sorted names of a list's results. */
-async function names(url: string): Promise<string[]> {
-  const res = await t.call('GET', url);
-  assert.equal(res.status, 200, `${url}: ${res.raw}`);
-  return res.body.results.map((r: { name: string }) => r.name).sort();
-}
+const names = (url: string): Promise<string[]> => listed(t, url);
 
 before(async () => {
   t = await makeApp();
