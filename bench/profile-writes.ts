@@ -49,7 +49,7 @@ async function timed(label: string, method: 'POST' | 'PATCH' | 'DELETE', path: s
   const cpu = process.cpuUsage(c0);
   const q = app.services.dialect.queryCount() - q0;
   console.log(`${label.padEnd(28)} ${ms.toFixed(0).padStart(6)} ms  ${Math.round(size / (ms / 1000)).toString().padStart(6)} obj/s  CPU ${((cpu.user + cpu.system) / 1000).toFixed(0).padStart(5)} ms  SQL ${q}`);
-  for (const [text, ms] of [...spent].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`   ${ms.toFixed(1).padStart(7)} ms ${String(seen.get(text)).padStart(5)}x  ${text.slice(0, 160)}`);
+  for (const [text, ms] of [...spent].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 8))) console.log(`   ${ms.toFixed(1).padStart(7)} ms ${String(seen.get(text)).padStart(5)}x  ${text.slice(0, 160)}`);
   seen.clear();
   spent.clear();
   return out;

@@ -28,8 +28,22 @@ export function fromCompositeKey(key: string): (string | null)[] {
   });
 }
 
-/** python-slugify's default behaviour, closely enough for ASCII and Latin text. */
+const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const slugs = new Map<string, string>();
+
+/** python-slugify's default behaviour, closely enough for ASCII and Latin text (memoized: names repeat). */
 export function slugify(value: string): string {
+  if (SLUG_RE.test(value)) return value;
+  let slug = slugs.get(value);
+  if (slug === undefined) {
+    slug = slugifyText(value);
+    if (slugs.size >= 10000) slugs.clear();
+    slugs.set(value, slug);
+  }
+  return slug;
+}
+
+function slugifyText(value: string): string {
   return value
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

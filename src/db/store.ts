@@ -1,4 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
+import { JsonText } from './json-text.js';
 import { joinTable } from './schema/build-schema.js';
 import type { Kysely } from 'kysely';
 import type { Dialect } from './dialects/dialect.js';
@@ -63,6 +64,7 @@ export class Store {
 
   /** One in-memory value of a field as a driver parameter (kind codec, then dialect codec). */
   encodeValue(field: ResolvedField, value: unknown): unknown {
+    if (value instanceof JsonText) return value.text;
     const stored = field.behaviour.encode && value !== null && value !== undefined ? field.behaviour.encode(value) : value;
     return this.dialect.encode(field.behaviour.storage, stored);
   }
@@ -211,11 +213,11 @@ export class Store {
     return out;
   }
 
-  /** Replaces the links of many sources at once. */
-  async setLinks(exec: Exec, model: ResolvedModel, field: ResolvedField, links: Map<string, string[]>): Promise<void> {
+  /** Replaces the links of many sources at once (`fresh`: the sources were just created and have none). */
+  async setLinks(exec: Exec, model: ResolvedModel, field: ResolvedField, links: Map<string, string[]>, fresh = false): Promise<void> {
     const table = joinTable(model, field);
     const valueCol = field.behaviour.relation === 'content_types' ? 'content_type' : 'target_id';
-    const sources = [...links.keys()];
+    const sources = fresh ? [] : [...links.keys()];
     for (const part of chunk(sources)) await exec.deleteFrom(table).where('source_id', 'in', part).execute();
     const values = [...links].flatMap(([source, targets]) => [...new Set(targets)].map((t) => ({ source_id: source, [valueCol]: t })));
     for (const part of chunk(values)) await exec.insertInto(table).values(part).execute();

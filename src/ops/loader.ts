@@ -10,6 +10,9 @@ import type { Services } from './services.js';
  */
 export class Loader {
   private readonly cache = new Map<string, Map<string, Row>>();
+  /** Natural-key parts and display texts by `${model} ${id}`: related rows recur across a page. */
+  private readonly keyParts = new Map<string, unknown[]>();
+  private readonly displays = new Map<string, string>();
 
   constructor(private readonly services: Services, private readonly exec: Exec) {}
 
@@ -19,8 +22,18 @@ export class Loader {
 
   add(model: ResolvedModel, rows: Row[]): void {
     const map = this.cache.get(model.id) ?? new Map<string, Row>();
-    for (const row of rows) map.set(row.id, row);
+    for (const row of rows) {
+      const old = map.get(row.id);
+      // A newer copy of a row: texts worked out from the old one may be stale.
+      if (old && old !== row) this.forgetTexts();
+      map.set(row.id, row);
+    }
     this.cache.set(model.id, map);
+  }
+
+  private forgetTexts(): void {
+    this.keyParts.clear();
+    this.displays.clear();
   }
 
   /** Loads the rows not cached yet; returns all requested rows found. */
@@ -91,6 +104,16 @@ export class Loader {
   }
 
   private naturalKeyParts(model: ResolvedModel, row: Row): unknown[] {
+    const key = `${model.id} ${row.id}`;
+    let parts = this.keyParts.get(key);
+    if (!parts) {
+      parts = this.computeKeyParts(model, row);
+      this.keyParts.set(key, parts);
+    }
+    return parts;
+  }
+
+  private computeKeyParts(model: ResolvedModel, row: Row): unknown[] {
     const out: unknown[] = [];
     for (const name of model.natural_key) {
       if (name === 'pk') { out.push(row.id); continue; }
@@ -136,6 +159,17 @@ export class Loader {
       const field = model.fieldMap.get(model.display);
       return String(row[field?.column ?? model.display] ?? '');
     }
+    const key = `${model.id} ${row.id}`;
+    let text = this.displays.get(key);
+    if (text === undefined) {
+      text = this.computeDisplay(model, row);
+      this.displays.set(key, text);
+    }
+    return text;
+  }
+
+  private computeDisplay(model: ResolvedModel, row: Row): string {
+    if (typeof model.display === 'string') return '';
     return model.display(row, {
       related: (modelId, id) => this.get(modelId, id),
       ancestors: (r) => this.ancestors(model, r),

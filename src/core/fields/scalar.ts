@@ -1,10 +1,12 @@
 import { EXACT_LOOKUPS, NUMERIC_LOOKUPS, STRING_LOOKUPS, fail, ok } from './kind.js';
 import type { KindBehaviour, Parsed } from './kind.js';
 
+const CANONICAL_UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const UUID_RE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
 /** Canonical lower-case hyphenated UUID, or undefined when `value` is not one. */
 export function toUuid(value: unknown): string | undefined {
+  if (typeof value === 'string' && CANONICAL_UUID_RE.test(value)) return value;
   if (typeof value !== 'string' || !UUID_RE.test(value.trim())) return undefined;
   const hex = value.trim().replace(/-/g, '').toLowerCase();
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
@@ -66,7 +68,10 @@ export const scalarKinds: Record<string, KindBehaviour> = {
     storage: 'uuid',
     optionsType: 'string',
     lookups: EXACT_LOOKUPS,
-    parse: (v) => (toUuid(v) ? ok(toUuid(v)) : fail('Must be a valid UUID.')),
+    parse: (v) => {
+      const id = toUuid(v);
+      return id ? ok(id) : fail('Must be a valid UUID.');
+    },
     render: passThrough,
     parseFilter: (raw) => (toUuid(raw) ? ok(toUuid(raw)) : fail('Enter a valid UUID.')),
   },

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { makeCounter } from './dialect.js';
+import { checkpointInWorker } from './sqlite-checkpoint.js';
 import { sqliteJson } from './sqlite-json.js';
 import type { Dialect } from './dialect.js';
 import type { Storage } from '../../core/fields/kind.js';
@@ -53,22 +54,11 @@ function openDatabase(file: string): Database.Database {
   return db;
 }
 
-/**
- * WAL pages go back into the database file on a timer between requests, not in the commit that
- * crosses SQLite's threshold (a bulk write would pay for copying the whole log). Returns the stop.
- */
+/** Checkpoints move to a worker thread (`sqlite-checkpoint.ts`); an in-memory database has none. */
 function checkpointOnTimer(db: Database.Database, file: string): () => void {
   if (file === ':memory:') return () => undefined;
   db.pragma('wal_autocheckpoint = 0');
-  const timer = setInterval(() => {
-    try {
-      db.pragma('wal_checkpoint(PASSIVE)');
-    } catch {
-      // busy or inside a transaction: the next tick retries
-    }
-  }, 1000);
-  timer.unref();
-  return () => clearInterval(timer);
+  return checkpointInWorker(path.resolve(file), () => db.pragma('wal_autocheckpoint = 1000'));
 }
 
 /**

@@ -11,7 +11,12 @@ export function objectUrl(baseUrl: string, model: ResolvedModel, id: string): st
 /** A shown field of a model in one rendering, with its `${model}.${field}` key for the loaded maps. */
 type FieldPlan = { field: ResolvedField; key: string };
 
-type RenderState = { services: Services; loaded: Loaded; opts: SerializeOptions; plans: Map<string, FieldPlan[]> };
+/**
+ * One rendering: what was loaded, the options, the field plans per model, and the nested
+ * objects already rendered (a related object shared by many rows is rendered once and the same
+ * object is placed in each; nothing downstream mutates rendered objects).
+ */
+type RenderState = { services: Services; loaded: Loaded; opts: SerializeOptions; plans: Map<string, FieldPlan[]>; nested: Map<string, Record<string, unknown>> };
 
 /** Empty value of an overridable common field when its loader gave nothing for a row. */
 function computedDefault(name: string): unknown {
@@ -23,7 +28,7 @@ function renderRef(state: RenderState, target: ResolvedModel, id: unknown, depth
   if (typeof id !== 'string') return null;
   if (depth > 0) {
     const row = state.loaded.loader.get(target.id, id);
-    if (row) return renderObject(state, target, row, depth - 1, false);
+    if (row) return renderNested(state, target, row, depth - 1);
   }
   const url = objectUrl(state.opts.baseUrl, target, id);
   return top ? { id: renderRowId(target, id), object_type: target.id, url } : url;
@@ -98,6 +103,17 @@ function fieldPlans(state: RenderState, model: ResolvedModel, top: boolean): Fie
   return plans;
 }
 
+/** A related object rendered in full below the top level, once per rendering. */
+function renderNested(state: RenderState, model: ResolvedModel, row: Row, depth: number): Record<string, unknown> {
+  const key = `${model.id} ${row.id} ${depth}`;
+  let out = state.nested.get(key);
+  if (!out) {
+    out = renderObject(state, model, row, depth, false);
+    state.nested.set(key, out);
+  }
+  return out;
+}
+
 export function renderObject(state: RenderState, model: ResolvedModel, row: Row, depth: number, top: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const plan of fieldPlans(state, model, top)) out[plan.field.name] = renderField(state, model, plan, row, depth, top);
@@ -105,6 +121,6 @@ export function renderObject(state: RenderState, model: ResolvedModel, row: Row,
 }
 
 export function renderRows(services: Services, loaded: Loaded, model: ResolvedModel, rows: Row[], opts: SerializeOptions) {
-  const state: RenderState = { services, loaded, opts, plans: new Map() };
+  const state: RenderState = { services, loaded, opts, plans: new Map(), nested: new Map() };
   return rows.map((row) => renderObject(state, model, row, opts.depth, true));
 }

@@ -58,8 +58,10 @@ async function writeRows(services: Services, exec: Exec, model: ResolvedModel, p
   });
   await services.store.updateMany(exec, model, updates);
   for (const field of model.fields) {
-    const links = new Map(plans.filter((p) => p.links.has(field.name)).map((p) => [p.row.id, p.links.get(field.name) as string[]]));
-    if (links.size > 0) await services.store.setLinks(exec, model, field, links);
+    for (const fresh of [true, false]) {
+      const links = new Map(plans.filter((p) => !p.before === fresh && p.links.has(field.name)).map((p) => [p.row.id, p.links.get(field.name) as string[]]));
+      if (links.size > 0) await services.store.setLinks(exec, model, field, links, fresh);
+    }
   }
 }
 

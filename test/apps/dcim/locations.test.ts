@@ -123,6 +123,26 @@ describe('change log and notes', () => {
     assert.equal(update.change_context_detail, 'tenancy-api:tenant-detail');
   });
 
+  it('should leave counts out of a create snapshot, as the reference, and keep them in an update snapshot', async () => {
+    const tenant = await create(t, '/api/tenancy/tenants/', { name: 'counted' });
+    await t.call('PATCH', `/api/tenancy/tenants/${tenant.id}/`, { description: 'again' });
+    const [update, createChange] = (await t.call('GET', `/api/extras/object-changes/?changed_object_id=${tenant.id}`)).body.results;
+    assert.equal('circuit_count' in createChange.object_data_v2, false);
+    assert.equal(createChange.object_data_v2.name, 'counted');
+    assert.equal(update.object_data_v2.circuit_count, 0);
+  });
+
+  it('should snapshot each object of a bulk create with its shared related objects in full', async () => {
+    const group = await create(t, '/api/tenancy/tenant-groups/', { name: 'shared-group' });
+    const made = (await t.call('POST', '/api/tenancy/tenants/', [{ name: 'shared-1', tenant_group: group.id }, { name: 'shared-2', tenant_group: group.id }])).body;
+    const records = (await t.call('GET', `/api/extras/object-changes/?request_id=${(await t.call('GET', `/api/extras/object-changes/?changed_object_id=${made[0].id}`)).body.results[0].request_id}`)).body.results;
+    assert.equal(records.length, 2);
+    for (const record of records) {
+      assert.equal(record.object_data_v2.tenant_group.name, 'shared-group');
+      assert.equal(record.object_data_v2.tenant_group.display, 'shared-group');
+    }
+  });
+
   it('should list and create notes of an object', async () => {
     const tenant = (await t.call('GET', '/api/tenancy/tenants/?name=acme')).body.results[0];
     const note = await t.call('POST', `/api/tenancy/tenants/${tenant.id}/notes/`, { note: 'first note' });

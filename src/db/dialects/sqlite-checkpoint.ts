@@ -1,0 +1,31 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The worker's code (plain CommonJS, so it needs no TypeScript loader): its own connection to
+ * the database file, a PASSIVE checkpoint every `every` ms. In WAL mode a checkpoint by another
+ * connection neither blocks nor waits for the service's reads and writes.
+ */
+const WORKER_SOURCE = `
+const { workerData, parentPort } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 1000');
+const tick = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* busy: the next tick retries */ } };
+const timer = setInterval(tick, workerData.every);
+parentPort.on('message', () => { clearInterval(timer); tick(); db.close(); parentPort.close(); });
+`;
+
+/**
+ * WAL pages go back into the database file from a worker thread on a timer, never in a request:
+ * not in the commit that crosses SQLite's threshold (a bulk write would pay for copying the
+ * whole log) and not on the event loop between requests. `onFail` runs if the worker dies (the
+ * caller falls back to SQLite's own checkpoints). Returns the stop (a last checkpoint).
+ */
+export function checkpointInWorker(file: string, onFail: () => void, every = 1000): () => void {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, every, driver } });
+  worker.unref();
+  worker.on('error', onFail);
+  return () => worker.postMessage('stop');
+}
