@@ -1,5 +1,4 @@
 import { CompiledQuery, sql } from 'kysely';
-import { JsonText } from './json-text.js';
 import { joinTable } from './schema/build-schema.js';
 import type { Kysely } from 'kysely';
 import type { Dialect } from './dialects/dialect.js';
@@ -64,7 +63,6 @@ export class Store {
 
   /** One in-memory value of a field as a driver parameter (kind codec, then dialect codec). */
   encodeValue(field: ResolvedField, value: unknown): unknown {
-    if (value instanceof JsonText) return value.text;
     const stored = field.behaviour.encode && value !== null && value !== undefined ? field.behaviour.encode(value) : value;
     return this.dialect.encode(field.behaviour.storage, stored);
   }

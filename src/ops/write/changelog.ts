@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { toIsoMicro } from '../../core/fields/scalar.js';
-import { JsonText, SharedJson } from '../../db/json-text.js';
 import { serialize } from '../serialize/index.js';
 import type { Exec } from '../../db/store.js';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
@@ -32,7 +31,6 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
   // (the reference serializes the saved instance, which has no count annotations).
   const snapshots = await serialize(services, exec, model, rows, { depth: 1, baseUrl: rc.baseUrl, omitCounts: action === 'create' });
   const time = toIsoMicro(new Date());
-  const json = new SharedJson();
   const records = rows.map((row, i) => ({
     id: randomUUID(),
     time,
@@ -48,7 +46,7 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
     related_object_id: null,
     object_repr: String(snapshots[i].display ?? '').slice(0, 200),
     object_data: flatData(model, row, snapshots[i]),
-    object_data_v2: new JsonText(json.text(snapshots[i])),
+    object_data_v2: snapshots[i],
   }));
   await services.store.insert(exec, changeModel, records as Row[]);
 }
