@@ -8,8 +8,11 @@ export function objectUrl(baseUrl: string, model: ResolvedModel, id: string): st
   return `${baseUrl}/api/${model.app}/${model.path}/${id}/`;
 }
 
-/** A shown field of a model in one rendering, with its `${model}.${field}` key for the loaded maps. */
-type FieldPlan = { field: ResolvedField; key: string };
+/** How one shown field turns a row into its value, chosen once per rendering (not per row). */
+type Emit = (row: Row, depth: number) => unknown;
+
+/** A shown field of a model in one rendering: its key and its emitter. */
+type FieldPlan = { name: string; emit: Emit };
 
 /**
  * One rendering: what was loaded, the options, the field plans per model, and the nested
@@ -19,8 +22,8 @@ type FieldPlan = { field: ResolvedField; key: string };
 type RenderState = { services: Services; loaded: Loaded; opts: SerializeOptions; plans: Map<string, FieldPlan[]>; nested: Map<string, Record<string, unknown>> };
 
 /** Empty value of an overridable common field when its loader gave nothing for a row. */
-function computedDefault(name: string): unknown {
-  return ['custom_fields', 'relationships', 'computed_fields', 'config_context'].includes(name) ? {} : null;
+function computedDefault(name: string): () => unknown {
+  return ['custom_fields', 'relationships', 'computed_fields', 'config_context'].includes(name) ? () => ({}) : () => null;
 }
 
 /** `{id, object_type, url}` at the top level, a bare URL at the edge of a nested object. */
@@ -34,7 +37,7 @@ function renderRef(state: RenderState, target: ResolvedModel, id: unknown, depth
   return top ? { id: renderRowId(target, id), object_type: target.id, url } : url;
 }
 
-function renderGeneric(state: RenderState, model: ResolvedModel, field: ResolvedField, row: Row, depth: number, top: boolean) {
+function renderGeneric(state: RenderState, field: ResolvedField, row: Row, depth: number, top: boolean) {
   const target = state.services.registry.find(String(row[`${field.name}_type`] ?? ''));
   const id = row[`${field.name}_id`];
   if (!target || typeof id !== 'string') return null;
@@ -45,38 +48,62 @@ function renderGeneric(state: RenderState, model: ResolvedModel, field: Resolved
   return out && typeof out === 'object' && depth > 0 ? { ...(out as object), generic_foreign_key: true } : out;
 }
 
-function renderToMany(state: RenderState, { field, key }: FieldPlan, row: Row, depth: number) {
-  const ids = state.loaded.links.get(key)?.get(row.id) ?? [];
-  if (field.behaviour.relation === 'content_types') return ids;
-  const target = state.services.registry.get(field.to as string);
-  return ids.map((id) => renderRef(state, target, id, depth, true));
+/** Emitters of the fields every model shares (identity, display, URLs, custom data); undefined for the others. */
+function commonEmitter(state: RenderState, model: ResolvedModel, field: ResolvedField): Emit | undefined {
+  const { loader } = state.loaded;
+  const { baseUrl } = state.opts;
+  switch (field.name) {
+    case 'id': return (row) => renderRowId(model, row.id);
+    case 'object_type': return () => model.id;
+    case 'display': return (row) => loader.display(model, row);
+    case 'url': return (row) => objectUrl(baseUrl, model, row.id);
+    case 'natural_slug': return (row) => loader.naturalSlug(model, row);
+    case 'notes_url': return field.common ? (row) => `${objectUrl(baseUrl, model, row.id)}notes/` : undefined;
+    case 'custom_fields': return field.common ? (row) => row._custom_field_data ?? {} : undefined;
+    case 'relationships': case 'computed_fields': return field.opt_in ? () => ({}) : undefined;
+    default: return undefined;
+  }
 }
 
-function renderField(state: RenderState, model: ResolvedModel, plan: FieldPlan, row: Row, depth: number, top: boolean): unknown {
-  const { loader } = state.loaded;
-  const { field, key } = plan;
-  const computed = state.loaded.computed.get(key);
-  if (computed) return computed.get(row.id) ?? (field.kind === 'computed' ? null : computedDefault(field.name));
-  if (field.kind === 'computed') return null;
-  switch (field.name) {
-    case 'id': return renderRowId(model, row.id);
-    case 'object_type': return model.id;
-    case 'display': return loader.display(model, row);
-    case 'url': return objectUrl(state.opts.baseUrl, model, row.id);
-    case 'natural_slug': return loader.naturalSlug(model, row);
-    case 'notes_url': if (field.common) return `${objectUrl(state.opts.baseUrl, model, row.id)}notes/`; break;
-    case 'custom_fields': if (field.common) return row._custom_field_data ?? {}; break;
-    case 'relationships': case 'computed_fields': if (field.opt_in) return {}; break;
-    default: break;
-  }
+/** Emitters by relation and kind: references, to-many lists, counts, tree depth, stored values. */
+function valueEmitter(state: RenderState, model: ResolvedModel, field: ResolvedField, key: string, top: boolean): Emit {
+  const { registry } = state.services;
+  const { loaded } = state;
   const relation = field.behaviour.relation;
-  if (relation === 'fk') return renderRef(state, state.services.registry.get(field.to as string), row[field.column as string], depth, top);
-  if (relation === 'generic') return renderGeneric(state, model, field, row, depth, top);
-  if (relation === 'm2m' || relation === 'content_types') return renderToMany(state, plan, row, depth);
-  if (field.kind === 'count') return state.loaded.counts.get(key)?.get(row.id) ?? 0;
-  if (field.kind === 'tree_depth') return loader.ancestors(model, row).length;
-  const value = field.column ? row[field.column] : undefined;
-  return value === null || value === undefined ? (value ?? null) : field.behaviour.render(value, field);
+  const column = field.column as string;
+  if (relation === 'fk') {
+    const target = registry.get(field.to as string);
+    return (row, depth) => renderRef(state, target, row[column], depth, top);
+  }
+  if (relation === 'generic') return (row, depth) => renderGeneric(state, field, row, depth, top);
+  // Plans are made while rendering, after everything was loaded: the maps can be taken once.
+  const links = loaded.links.get(key);
+  if (relation === 'content_types') return (row) => links?.get(row.id) ?? [];
+  if (relation === 'm2m') {
+    const target = registry.get(field.to as string);
+    return (row, depth) => (links?.get(row.id) ?? []).map((id) => renderRef(state, target, id, depth, true));
+  }
+  const counts = loaded.counts.get(key);
+  if (field.kind === 'count') return (row) => counts?.get(row.id) ?? 0;
+  if (field.kind === 'tree_depth') return (row) => loaded.loader.ancestors(model, row).length;
+  if (!field.column) return () => null;
+  const render = field.behaviour.render;
+  return (row) => {
+    const value = row[column];
+    return value === null || value === undefined ? null : render(value, field);
+  };
+}
+
+/** The emitter of one shown field: an extension's computed value first, then the common fields, then by kind. */
+function emitterFor(state: RenderState, model: ResolvedModel, field: ResolvedField, top: boolean): Emit {
+  const key = `${model.id}.${field.name}`;
+  const computed = state.loaded.computed.get(key);
+  if (computed) {
+    const fallback = field.kind === 'computed' ? () => null : computedDefault(field.name);
+    return (row) => computed.get(row.id) ?? fallback();
+  }
+  if (field.kind === 'computed') return () => null;
+  return commonEmitter(state, model, field) ?? valueEmitter(state, model, field, key, top);
 }
 
 /** Whether a field appears in this rendering (nested objects drop derived and opt-in keys, and to-many ones not declared `nested`). */
@@ -97,7 +124,7 @@ function fieldPlans(state: RenderState, model: ResolvedModel, top: boolean): Fie
   const id = `${model.id}|${top}`;
   let plans = state.plans.get(id);
   if (!plans) {
-    plans = model.fields.filter((field) => isShown(state, field, top)).map((field) => ({ field, key: `${model.id}.${field.name}` }));
+    plans = model.fields.filter((field) => isShown(state, field, top)).map((field) => ({ name: field.name, emit: emitterFor(state, model, field, top) }));
     state.plans.set(id, plans);
   }
   return plans;
@@ -116,7 +143,7 @@ function renderNested(state: RenderState, model: ResolvedModel, row: Row, depth:
 
 export function renderObject(state: RenderState, model: ResolvedModel, row: Row, depth: number, top: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const plan of fieldPlans(state, model, top)) out[plan.field.name] = renderField(state, model, plan, row, depth, top);
+  for (const plan of fieldPlans(state, model, top)) out[plan.name] = plan.emit(row, depth);
   return out;
 }
 
