@@ -5,6 +5,7 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import { makeCounter } from './dialect.js';
 import { checkpointInWorker } from './sqlite-checkpoint.js';
 import { sqliteJson } from './sqlite-json.js';
+import { withStatementCache } from './sqlite-statements.js';
 import type { Dialect } from './dialect.js';
 import type { Storage } from '../../core/fields/kind.js';
 
@@ -12,29 +13,6 @@ const TYPES: Record<Storage, string> = {
   text: 'text', integer: 'integer', bigint: 'integer', real: 'real', boolean: 'integer',
   json: 'text', uuid: 'text', binary: 'blob', none: 'text',
 };
-
-/** better-sqlite3 re-prepares each statement; cache them by SQL text (bounded). */
-function withStatementCache(db: Database.Database): Database.Database {
-  const cache = new Map<string, Database.Statement>();
-  const prepare = db.prepare.bind(db);
-  return new Proxy(db, {
-    get(target, prop, receiver) {
-      if (prop !== 'prepare') {
-        const value = Reflect.get(target, prop, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      }
-      return (text: string) => {
-        let stmt = cache.get(text);
-        if (!stmt) {
-          if (cache.size > 2000) cache.clear();
-          stmt = prepare(text);
-          cache.set(text, stmt);
-        }
-        return stmt;
-      };
-    },
-  });
-}
 
 function openDatabase(file: string): Database.Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });

@@ -1,0 +1,60 @@
+import type Database from 'better-sqlite3';
+
+type Params = unknown[];
+type RowBuilder = (values: unknown[]) => Record<string, unknown>;
+
+/**
+ * A prepared statement as Kysely's SQLite driver uses it (`reader`, `all`, `run`, `iterate`).
+ * Reads come back from better-sqlite3 as arrays and are turned into objects by a function
+ * compiled once for the statement's columns: about twice as fast as the driver's own objects.
+ */
+class FastStatement {
+  readonly reader: boolean;
+  private readonly build?: RowBuilder;
+
+  constructor(private readonly stmt: Database.Statement) {
+    this.reader = stmt.reader;
+    if (!this.reader) return;
+    const names = stmt.columns().map((c) => c.name);
+    // An object literal treats a `__proto__` key as the prototype: such a statement keeps the driver's objects.
+    if (names.includes('__proto__')) return;
+    stmt.raw(true);
+    this.build = new Function('v', `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}};`) as RowBuilder;
+  }
+
+  all(params: Params): unknown[] {
+    const rows = this.stmt.all(params) as unknown[][];
+    return this.build ? rows.map(this.build) : rows;
+  }
+
+  run(params: Params): Database.RunResult {
+    return this.stmt.run(params);
+  }
+
+  *iterate(params: Params): IterableIterator<unknown> {
+    for (const row of this.stmt.iterate(params) as IterableIterator<unknown[]>) yield this.build ? this.build(row) : row;
+  }
+}
+
+/** better-sqlite3 re-prepares each statement: Kysely gets them from a bounded cache by SQL text. */
+export function withStatementCache(db: Database.Database): Database.Database {
+  const cache = new Map<string, FastStatement>();
+  const prepare = db.prepare.bind(db);
+  return new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop !== 'prepare') {
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (text: string) => {
+        let stmt = cache.get(text);
+        if (!stmt) {
+          if (cache.size > 2000) cache.clear();
+          stmt = new FastStatement(prepare(text));
+          cache.set(text, stmt);
+        }
+        return stmt;
+      };
+    },
+  });
+}
