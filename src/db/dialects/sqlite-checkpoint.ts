@@ -20,12 +20,18 @@ parentPort.on('message', () => { clearInterval(timer); tick(); db.close(); paren
  * WAL pages go back into the database file from a worker thread on a timer, never in a request:
  * not in the commit that crosses SQLite's threshold (a bulk write would pay for copying the
  * whole log) and not on the event loop between requests. `onFail` runs if the worker dies (the
- * caller falls back to SQLite's own checkpoints). Returns the stop (a last checkpoint).
+ * caller falls back to SQLite's own checkpoints). Returns the stop: a last checkpoint, then the
+ * worker ends (awaited, so no exit cuts a checkpoint short).
  */
-export function checkpointInWorker(file: string, onFail: () => void, every = 1000): () => void {
+export function checkpointInWorker(file: string, onFail: () => void, every = 1000): () => Promise<void> {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, every, driver } });
   worker.unref();
   worker.on('error', onFail);
-  return () => worker.postMessage('stop');
+  const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  return async () => {
+    worker.ref(); // the loop now waits for the worker's end
+    worker.postMessage('stop');
+    await ended;
+  };
 }

@@ -33,8 +33,8 @@ function openDatabase(file: string): Database.Database {
 }
 
 /** Checkpoints move to a worker thread (`sqlite-checkpoint.ts`); an in-memory database has none. */
-function checkpointOnTimer(db: Database.Database, file: string): () => void {
-  if (file === ':memory:') return () => undefined;
+function checkpointOnTimer(db: Database.Database, file: string): () => Promise<void> {
+  if (file === ':memory:') return async () => undefined;
   db.pragma('wal_autocheckpoint = 0');
   return checkpointInWorker(path.resolve(file), () => db.pragma('wal_autocheckpoint = 1000'));
 }
@@ -89,7 +89,7 @@ export function createSqliteDialect(file: string): Dialect {
     writeGeneration: generationReader(raw, () => `${scripts}.${counter.rollbacks()}`),
     lockTable: async () => undefined,
     close: async () => {
-      stopCheckpoints();
+      await stopCheckpoints();
       await db.destroy();
     },
   };
