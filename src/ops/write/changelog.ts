@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { toIsoMicro } from '../../core/fields/scalar.js';
-import { serialize } from '../serialize/index.js';
+import { chunk } from '../../db/store.js';
+import { loadForSerialization } from '../serialize/plan.js';
+import { renderRows } from '../serialize/render.js';
 import type { Exec } from '../../db/store.js';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { RequestContext, Services } from '../services.js';
+
+/** Change records rendered and written per statement. */
+const CHANGE_BATCH = 100;
 
 export type ChangeAction = 'create' | 'update' | 'delete';
 
@@ -26,27 +31,32 @@ function flatData(model: ResolvedModel, row: Row, api: Record<string, unknown>):
 export async function recordChanges(services: Services, exec: Exec, rc: RequestContext, model: ResolvedModel, action: ChangeAction, rows: Row[]): Promise<void> {
   if (!model.features.has('change_logging') || rows.length === 0) return;
   const changeModel = services.registry.get('extras.objectchange');
-  // The snapshot's own display is the object's display at any depth: no second rendering for it.
   // Depth 1, as the reference's serializer without a request; a created object's counts are left out
   // (the reference serializes the saved instance, which has no count annotations).
-  const snapshots = await serialize(services, exec, model, rows, { depth: 1, baseUrl: rc.baseUrl, omitCounts: action === 'create' });
+  const opts = { depth: 1, baseUrl: rc.baseUrl, omitCounts: action === 'create' };
+  const loaded = await loadForSerialization(services, exec, model, rows, opts);
   const time = toIsoMicro(new Date());
-  const records = rows.map((row, i) => ({
-    id: randomUUID(),
-    time,
-    user_id: rc.actor?.id ?? null,
-    user_name: rc.actor?.username ?? 'Undefined',
-    request_id: rc.requestId,
-    action,
-    changed_object_type: model.id,
-    changed_object_id: row.id,
-    change_context: 'web',
-    change_context_detail: rc.routeName,
-    related_object_type: null,
-    related_object_id: null,
-    object_repr: String(snapshots[i].display ?? '').slice(0, 200),
-    object_data: flatData(model, row, snapshots[i]),
-    object_data_v2: snapshots[i],
-  }));
-  await services.store.insert(exec, changeModel, records as Row[]);
+  // Rendered, encoded and written a batch at a time: each batch's snapshots and texts die young.
+  for (const part of chunk(rows, CHANGE_BATCH)) {
+    // The snapshot's own display is the object's display at any depth: no second rendering for it.
+    const snapshots = renderRows(services, loaded, model, part, opts);
+    const records = part.map((row, i) => ({
+      id: randomUUID(),
+      time,
+      user_id: rc.actor?.id ?? null,
+      user_name: rc.actor?.username ?? 'Undefined',
+      request_id: rc.requestId,
+      action,
+      changed_object_type: model.id,
+      changed_object_id: row.id,
+      change_context: 'web',
+      change_context_detail: rc.routeName,
+      related_object_type: null,
+      related_object_id: null,
+      object_repr: String(snapshots[i].display ?? '').slice(0, 200),
+      object_data: flatData(model, row, snapshots[i]),
+      object_data_v2: snapshots[i],
+    }));
+    await services.store.insert(exec, changeModel, records as Row[]);
+  }
 }
