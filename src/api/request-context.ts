@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import type { Dialect } from '../db/dialects/dialect.js';
 import type { Actor, RequestContext } from '../ops/services.js';
 
 declare module 'fastify' {
@@ -8,7 +9,18 @@ declare module 'fastify' {
     apiVersion: string;
     /** Set when the request wants CSV (format=csv or Accept: text/csv). */
     wantsCsv: boolean;
+    /** The database's write generation as this request first read it (`requestGeneration`). */
+    generationRead: Promise<string | null> | null;
   }
+}
+
+/**
+ * The write generation at the start of the request, read once and shared by what the request
+ * keys on it (token look-ups, the response cache): on PostgreSQL each read is a round trip.
+ */
+export function requestGeneration(dialect: Dialect, req: FastifyRequest): Promise<string | null> {
+  req.generationRead ??= dialect.writeGeneration();
+  return req.generationRead;
 }
 
 /** scheme://host as the request named it, for absolute URLs. */

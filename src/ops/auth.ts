@@ -47,7 +47,7 @@ async function toActor(services: Services, user: Record<string, unknown>, writeE
 type TokenEntry = { row: Record<string, unknown> | undefined; actor?: Actor & { write_enabled: boolean } };
 
 /** The token row (and, once authenticated, its actor), kept while the database's write generation stands still. */
-function lookupToken(services: Services, digest: string): Promise<TokenEntry> {
+function lookupToken(services: Services, digest: string, generation?: Promise<string | null>): Promise<TokenEntry> {
   return memoByGeneration(services.dialect, `token:${digest}`, async () => ({
     row: await services.dialect.db
       .selectFrom('users_token as t')
@@ -55,12 +55,12 @@ function lookupToken(services: Services, digest: string): Promise<TokenEntry> {
       .select(['t.key', 't.expires', 't.write_enabled', 'u.id', 'u.username', 'u.is_superuser', 'u.is_active'])
       .where('t.key_digest', '=', digest)
       .executeTakeFirst(),
-  }));
+  }), generation);
 }
 
-/** `Authorization: Token <key>` -> the actor, or the reference's 403 texts. */
-export async function authenticateToken(services: Services, key: string) {
-  const entry = await lookupToken(services, keyDigest(key));
+/** `Authorization: Token <key>` -> the actor, or the reference's 403 texts (`generation`: the request's, when read). */
+export async function authenticateToken(services: Services, key: string, generation?: Promise<string | null>) {
+  const entry = await lookupToken(services, keyDigest(key), generation);
   const row = entry.row;
   if (!row || !safeEqual(String(row.key), key)) throw new NotAuthenticatedError('Invalid token');
   if (row.expires && String(row.expires) <= toIsoMicro(new Date())) throw new NotAuthenticatedError('Token expired');

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Dialect } from '../../db/dialects/dialect.js';
-import { baseUrl } from '../request-context.js';
+import { baseUrl, requestGeneration } from '../request-context.js';
 
 /**
  * Rendered JSON bodies of generic list/detail GETs, valid until the database's write generation
@@ -19,7 +19,7 @@ export class ResponseCache {
   /** The cache key for a request, or null when no body may be shared for it. */
   async keyFor(req: FastifyRequest): Promise<string | null> {
     if (this.maxBytes <= 0 || !req.actor || /no-cache|no-store/i.test(String(req.headers['cache-control'] ?? ''))) return null;
-    const generation = await this.dialect.writeGeneration();
+    const generation = await requestGeneration(this.dialect, req);
     if (generation === null) return null;
     if (generation !== this.generation) this.clear(generation);
     return `${generation}\n${req.actor.id}\n${req.apiVersion}\n${baseUrl(req)}\n${req.headers.accept ?? ''}\n${req.url}`;

@@ -1,5 +1,6 @@
 import { NotAuthenticatedError, PermissionDeniedError } from '../../core/errors.js';
 import { authenticateBasic, authenticateToken } from '../../ops/auth.js';
+import { requestGeneration } from '../request-context.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, Services } from '../../ops/services.js';
 
@@ -27,7 +28,7 @@ async function authenticate(services: Services, req: FastifyRequest) {
   if (scheme.toLowerCase() === 'token') {
     if (rest.length === 0) throw new NotAuthenticatedError('Invalid token header. No credentials provided.');
     if (rest.length > 1) throw new NotAuthenticatedError('Invalid token header. Token string should not contain spaces.');
-    return authenticateToken(services, rest[0]);
+    return authenticateToken(services, rest[0], requestGeneration(services.dialect, req));
   }
   if (scheme.toLowerCase() === 'basic' && req.url.startsWith('/api/users/tokens/')) return authenticateBasicHeader(services, rest);
   return null;
@@ -39,6 +40,7 @@ async function authenticate(services: Services, req: FastifyRequest) {
  */
 export function registerAuth(app: FastifyInstance, services: Services): void {
   app.decorateRequest('actor', null);
+  app.decorateRequest('generationRead', null);
   app.addHook('preHandler', async (req) => {
     if (!req.url.startsWith('/api/')) return;
     const actor = await authenticate(services, req);
