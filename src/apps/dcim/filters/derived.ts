@@ -1,4 +1,6 @@
 import { derivedFilters } from '../../shared/derived-filters.js';
+import { mergeExtensions } from '../extensions/merge.js';
+import { DCIM_SPECIAL_FILTERS } from './special.js';
 
 /** Every tenant-owned model: `tenant_id` and `tenant_group` (the tenant's group and its subgroups). */
 const TENANCY = ['tenant_id', 'tenant_group=tenant__tenant_group'];
@@ -65,4 +67,5 @@ export const DCIM_DERIVED_FILTERS: Record<string, string[]> = {
   'dcim.interfacevdcassignment': ['device=virtual_device_context__device'],
 };
 
-export const dcimDerivedFilters = derivedFilters(DCIM_DERIVED_FILTERS);
+/** The dcim filters beyond the model fields: the derived ones and those with their own semantics (special.ts). */
+export const dcimDerivedFilters = mergeExtensions([derivedFilters(DCIM_DERIVED_FILTERS), DCIM_SPECIAL_FILTERS]);
