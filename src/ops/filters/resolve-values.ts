@@ -8,9 +8,14 @@ export class FilterError extends Error {}
 
 export const invalidChoice = (value: string) => new FilterError(`Select a valid choice. ${value} is not one of the available choices.`);
 
-/** The single natural-key field by which filters and references may name an object. */
+/**
+ * The single natural-key field by which filters and references may name an object; none for a
+ * model named by its id alone (values go through `toRowId` instead, so a non-id never reaches
+ * the id column).
+ */
 export function nameColumn(model: ResolvedModel): string | undefined {
   const key = model.natural_key.length === 1 && model.natural_key[0] !== 'pk' ? model.fieldMap.get(model.natural_key[0]) : undefined;
+  if (key?.name === 'id') return undefined;
   if (key?.column && key.kind !== 'fk') return key.column;
   return model.fieldMap.get('name')?.column ?? undefined;
 }

@@ -107,3 +107,30 @@ describe('dcim filters with their own semantics', () => {
     await refused('/api/dcim/interfaces/?device_with_common_vc=x', 'device_with_common_vc');
   });
 });
+
+describe('FK filters to models identified by id alone', () => {
+  it('a value that is not an id is the same 400 as any unknown object, never reaching the database', async () => {
+    const invalid = (v: string) => [`Select a valid choice. ${v} is not one of the available choices.`];
+    const answers: unknown[] = [];
+    const expected: unknown[] = [];
+    for (const [url, filter, value] of [
+      ['/api/dcim/modules/?parent_module_bay=x', 'parent_module_bay', 'x'],
+      ['/api/dcim/interfaces/?module=x', 'module', 'x'],
+      ['/api/dcim/inventory-items/?parent=not-an-id', 'parent', 'not-an-id'],
+      ['/api/dcim/module-bays/?parent_module=12', 'parent_module', '12'],
+    ]) {
+      const res = await t.call('GET', url);
+      answers.push([url, res.status, res.body]);
+      expected.push([url, 400, { [filter]: invalid(value) }]);
+    }
+    assert.deepEqual(answers, expected);
+    // Ids still match, and an unknown id mixed with a valid one is refused the same way.
+    assert.deepEqual(await listed(t, `/api/dcim/modules/?parent_module_bay=${w.psuBay.id}`, 'id'), ids(w.psuModule));
+    const mixed = await t.call('GET', `/api/dcim/modules/?parent_module_bay=${w.psuBay.id}&parent_module_bay=x`);
+    assert.equal(mixed.status, 400, mixed.raw);
+    assert.deepEqual(mixed.body, { parent_module_bay: invalid('x') });
+    // A module bay is named by id alone: its name is not a value of the filter.
+    const named = await t.call('GET', '/api/dcim/modules/?parent_module_bay=PSU%20bay');
+    assert.equal(named.status, 400, named.raw);
+  });
+});
