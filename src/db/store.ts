@@ -37,7 +37,7 @@ async function updateFromValues(exec: Exec, store: Store, model: ResolvedModel, 
  * id, inserts, updates, deletes and to-many links. Knows nothing of HTTP or validation.
  */
 export class Store {
-  private readonly insertTexts = new Map<string, string>();
+  private readonly texts = new Map<string, string>();
 
   constructor(readonly dialect: Dialect) {}
 
@@ -83,8 +83,9 @@ export class Store {
     const unique = [...new Set(ids.filter((id): id is string => typeof id === 'string'))];
     const rows: Row[] = [];
     for (const part of chunk(unique)) {
-      const raw = await exec.selectFrom(model.table).selectAll().where('id', 'in', part).execute();
-      for (const r of raw) rows.push(this.decode(model, r));
+      const text = this.shapeText(`byIds ${model.table} ${part.length}`, () => exec.selectFrom(model.table).selectAll().where('id', 'in', part).compile());
+      const raw = await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, part));
+      for (const r of raw.rows) rows.push(this.decode(model, r));
     }
     return rows;
   }
@@ -142,13 +143,21 @@ export class Store {
 
   /** `INSERT INTO table (cols) VALUES (...), ...` for `n` rows, in the dialect's placeholders. */
   private insertText(exec: Exec, table: string, cols: string[], n: number): string {
-    const key = `${table}\u0000${cols.join(',')}\u0000${n}`;
-    let text = this.insertTexts.get(key);
+    const blank = Object.fromEntries(cols.map((c) => [c, null]));
+    return this.shapeText(`insert ${table} ${cols.join(',')} ${n}`, () => exec.insertInto(table).values(Array.from({ length: n }, () => blank)).compile());
+  }
+
+  /**
+   * The SQL text of a statement shape (table, columns, number of parameters), built by Kysely
+   * once and reused: building and compiling the query is most of a small statement's cost.
+   * Only shapes whose parameters are exactly the values passed at execution are cached.
+   */
+  private shapeText(key: string, build: () => CompiledQuery): string {
+    let text = this.texts.get(key);
     if (text === undefined) {
-      const blank = Object.fromEntries(cols.map((c) => [c, null]));
-      text = exec.insertInto(table).values(Array.from({ length: n }, () => blank)).compile().sql;
-      if (this.insertTexts.size >= 500) this.insertTexts.clear();
-      this.insertTexts.set(key, text);
+      text = build().sql;
+      if (this.texts.size >= 2000) this.texts.clear();
+      this.texts.set(key, text);
     }
     return text;
   }
@@ -198,8 +207,10 @@ export class Store {
   async links(exec: Exec, model: ResolvedModel, field: ResolvedField, sourceIds: string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     const valueCol = field.behaviour.relation === 'content_types' ? 'content_type' : 'target_id';
+    const table = joinTable(model, field);
     for (const part of chunk([...new Set(sourceIds)])) {
-      const rows = await exec.selectFrom(joinTable(model, field)).select(['source_id', `${valueCol} as value`]).where('source_id', 'in', part).execute();
+      const text = this.shapeText(`links ${table} ${part.length}`, () => exec.selectFrom(table).select(['source_id', `${valueCol} as value`]).where('source_id', 'in', part).compile());
+      const rows = (await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, part))).rows;
       for (const r of rows) {
         // Integer ids come back as numbers; rows carry every id as text.
         const list = out.get(String(r.source_id)) ?? [];
