@@ -96,15 +96,16 @@ export class Store {
     if (!parent || ids.length === 0) return [];
     const table = sql.table(model.table);
     const up = sql.ref(`node.${parent}`);
+    const node = this.dialect.joinById(model.table, 'node', sql.ref('up.id'));
     const rows: Row[] = [];
     for (const part of chunk([...new Set(ids)])) {
       const raw = await sql<Record<string, unknown>>`
         WITH RECURSIVE up(id) AS (
           SELECT ${up} FROM ${table} AS node WHERE node.id IN (${sql.join(part)}) AND ${up} IS NOT NULL
           UNION
-          SELECT ${up} FROM ${table} AS node JOIN up ON node.id = up.id WHERE ${up} IS NOT NULL
+          SELECT ${up} FROM up ${node} WHERE ${up} IS NOT NULL
         )
-        SELECT node.* FROM up JOIN ${table} AS node ON node.id = up.id`.execute(exec);
+        SELECT node.* FROM up ${node}`.execute(exec);
       for (const r of raw.rows) rows.push(this.decode(model, r));
     }
     return rows;

@@ -19,6 +19,11 @@ export type Dialect = {
   ilike(column: RawBuilder<unknown>, pattern: string): RawBuilder<unknown>;
   /** Regular-expression match. */
   regex(column: RawBuilder<unknown>, pattern: string, caseInsensitive: boolean): RawBuilder<unknown>;
+  /**
+   * `FROM x <joinById> ...`: the row of `table` (as `alias`) whose id is `id`, looked up by its
+   * primary key for each row of x whatever the planner estimates for x (a recursive set, say).
+   */
+  joinById(table: string, alias: string, id: RawBuilder<unknown>): RawBuilder<unknown>;
   /** JSON-object columns (custom field data): reads and edits of one key, the same in every dialect. */
   json: JsonSql;
   /** Runs several parameterless statements in one round trip (schema DDL). */

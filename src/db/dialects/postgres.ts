@@ -36,6 +36,9 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
       return value;
     },
     ilike: (column, pattern) => sql`${column}::text ILIKE ${pattern}`,
+    // A plain join would be hashed over a scan of the whole table when the planner overestimates
+    // the left side (it does for a recursive set); LIMIT 1 keeps the lookup a lateral index probe.
+    joinById: (table, alias, id) => sql`CROSS JOIN LATERAL (SELECT * FROM ${sql.table(table)} AS ${sql.id(alias)} WHERE ${sql.ref(`${alias}.id`)} = ${id} LIMIT 1) AS ${sql.id(alias)}`,
     regex: (column, pattern, ci) => (ci ? sql`${column}::text ~* ${pattern}` : sql`${column}::text ~ ${pattern}`),
     async execScript(statements) {
       // No parameters: the simple query protocol runs them all in one implicit transaction.
