@@ -23,6 +23,19 @@ function checkIntegerIds(model: ResolvedModel): void {
   if (model.id_type === 'integer' && bad) throw new RegistryError(`${model.id}: integer ids cannot carry the ${bad} feature`);
 }
 
+/** A `change_related` via path must be FKs, each on the previous field's target, ending at the model itself. */
+function checkChangeVia(model: ResolvedModel, byId: ReadonlyMap<string, ResolvedModel>): void {
+  const via = model.change_related?.via ?? [];
+  if (via.length === 0) return;
+  let at: ResolvedModel | undefined = model;
+  for (const name of via) {
+    const field: ResolvedField | undefined = at?.fieldMap.get(name);
+    if (field?.kind !== 'fk' || !field.to) throw new RegistryError(`${model.id}: change_related via "${name}" is not an FK of ${at?.id}`);
+    at = byId.get(field.to);
+  }
+  if (at !== model) throw new RegistryError(`${model.id}: change_related via ends at ${at?.id}, not at the model itself`);
+}
+
 function checkIntegerTarget(model: ResolvedModel, field: ResolvedField, target: ResolvedModel): void {
   if (target.id_type === 'integer' && field.kind === 'fk') throw new RegistryError(`${model.id}.${field.name}: foreign keys to integer-id model ${target.id} are not supported`);
 }
@@ -51,6 +64,7 @@ export class Registry {
       if (!model.internal) this.byPath.set(`${model.app}/${model.path}`, model);
     }
     this.refs = new Map();
+    for (const model of models) checkChangeVia(model, this.byId);
     for (const model of models) {
       for (const field of model.fields) {
         if ((field.kind === 'fk' || field.kind === 'm2m') && field.to) {

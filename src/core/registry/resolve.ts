@@ -86,6 +86,27 @@ function moveToHead(modelId: string, fields: ResolvedField[], head: readonly str
   fields.splice(0, fields.length, ...(named as ResolvedField[]), ...fields.filter((fld) => !head.includes(fld.name)));
 }
 
+/**
+ * AuthoredModel `change_related` -> the named fields, each an FK or a generic FK whose
+ * `<name>_type`/`<name>_id` are stored; the `via` path's first field must be an FK of this model
+ * (the rest of the path is checked by the registry, which knows every model).
+ */
+function resolveChangeRelated(id: string, authored: AuthoredModel['change_related'], fieldMap: ReadonlyMap<string, ResolvedField>): ResolvedModel['change_related'] {
+  if (authored === undefined) return null;
+  const rule = typeof authored === 'string' ? { fields: [authored] } : 'fields' in authored ? authored : { fields: authored as readonly string[] };
+  const fields = rule.fields.map((name) => {
+    const field = fieldMap.get(name);
+    const stored = (n: string) => fieldMap.get(n)?.column != null;
+    const ok = field && ((field.kind === 'fk' && field.column) || (field.kind === 'generic_fk' && stored(`${name}_type`) && stored(`${name}_id`)));
+    if (!ok) throw new RegistryError(`${id}: change_related names "${name}", not a stored FK or generic FK`);
+    return field;
+  });
+  const via = [...(rule.via ?? [])];
+  if (via.length > 0 && fieldMap.get(via[0])?.kind !== 'fk') throw new RegistryError(`${id}: change_related via starts with "${via[0]}", not an FK`);
+  if (fields.length === 0) throw new RegistryError(`${id}: change_related names no field`);
+  return Object.freeze({ fields: Object.freeze(fields), via: Object.freeze(via) });
+}
+
 /** Authored declaration -> resolved, frozen model. */
 export function resolveModel(model: AuthoredModel): ResolvedModel {
   const id = model.object_type ?? `${model.app}.${model.model}`;
@@ -139,5 +160,6 @@ export function resolveModel(model: AuthoredModel): ResolvedModel {
     before_save: model.before_save,
     unique_messages: Object.freeze({ ...(model.unique_messages ?? {}) }),
     class_name: toClassName(model.verbose_name),
+    change_related: resolveChangeRelated(id, model.change_related, fieldMap),
   });
 }

@@ -87,6 +87,14 @@ export type DisplayContext = {
   display(modelId: string, id: unknown): string | undefined;
 };
 
+/**
+ * Which object a model's change records name as related (AuthoredModel `change_related`): the
+ * target of the first of `fields` (FK or generic FK names) set on the row; when none is and
+ * `via` is given, the related object of the row of this same model reached by following that
+ * path of FK fields (e.g. a module bay in a module: the module's own bay's related object).
+ */
+export type ChangeRelated = { fields: readonly string[]; via?: readonly string[] };
+
 /** Model-level check the registry cannot express (catalogue `clean()` rule). */
 export type RuleContext = {
   /** The object after the change (columns). */
@@ -176,6 +184,11 @@ export type AuthoredModel = {
   id_type?: 'uuid' | 'integer';
   /** False when the API cannot create objects (no POST; reference jobs come from installed code). */
   creatable?: boolean;
+  /**
+   * The related object of this model's change records (reference `to_objectchange`): one FK
+   * name, FK names tried in order, or a full rule; none when absent (null in the records).
+   */
+  change_related?: string | readonly string[] | ChangeRelated;
 };
 
 export type ResolvedField = Readonly<AuthoredField & {
@@ -227,4 +240,6 @@ export type ResolvedModel = Readonly<{
   unique_messages: Readonly<Record<string, UniqueMessage>>;
   /** Class name used in 404 texts, e.g. `LocationType`. */
   class_name: string;
+  /** Related object of change records (AuthoredModel `change_related`), or null for none. */
+  change_related: Readonly<{ fields: readonly ResolvedField[]; via: readonly string[] }> | null;
 }>;
