@@ -52,6 +52,7 @@ export const circuit = defineModel({
 export const circuitTermination = defineModel({
   app: 'circuits', model: 'circuittermination', verbose_name: 'circuit termination', verbose_name_plural: 'circuit terminations', path: 'circuit-terminations',
   base: 'primary',
+  change_related: 'circuit',
   features: ['locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links', 'cable_terminations'],
   fields: {
     ...pathEndpointFields(),

@@ -17,6 +17,7 @@ const nameWithLabel: DisplayFn = (row) => (row.label ? `${text(row.name)} (${tex
 export const consolePort = defineModel({
   app: 'dcim', model: 'consoleport', verbose_name: 'console port', verbose_name_plural: 'console ports', path: 'console-ports',
   base: 'primary',
+  change_related: ['device', 'module'],
   features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links', 'cable_terminations'],
   fields: {
     ...pathEndpointFields(),
@@ -40,6 +41,7 @@ export const consolePort = defineModel({
 export const consoleServerPort = defineModel({
   app: 'dcim', model: 'consoleserverport', verbose_name: 'console server port', verbose_name_plural: 'console server ports', path: 'console-server-ports',
   base: 'primary',
+  change_related: ['device', 'module'],
   features: ['dynamic_groups', 'contacts', 'metadata', 'webhooks', 'custom_links', 'cable_terminations'],
   fields: {
     ...pathEndpointFields(),
@@ -63,6 +65,7 @@ export const consoleServerPort = defineModel({
 export const powerPort = defineModel({
   app: 'dcim', model: 'powerport', verbose_name: 'power port', verbose_name_plural: 'power ports', path: 'power-ports',
   base: 'primary',
+  change_related: ['device', 'module'],
   features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links', 'cable_terminations'],
   fields: {
     ...pathEndpointFields(),
@@ -89,6 +92,7 @@ export const powerPort = defineModel({
 export const powerOutlet = defineModel({
   app: 'dcim', model: 'poweroutlet', verbose_name: 'power outlet', verbose_name_plural: 'power outlets', path: 'power-outlets',
   base: 'primary',
+  change_related: ['device', 'module'],
   features: ['dynamic_groups', 'contacts', 'metadata', 'webhooks', 'custom_links', 'cable_terminations'],
   fields: {
     ...pathEndpointFields(),
@@ -114,6 +118,7 @@ export const powerOutlet = defineModel({
 export const deviceInterface = defineModel({
   app: 'dcim', model: 'interface', verbose_name: 'interface', verbose_name_plural: 'interfaces', path: 'interfaces',
   base: 'primary',
+  change_related: ['device', 'module'],
   /** The reference renders an interface's cable peer before its natural slug (only interfaces do). */
   head_order: ['id', 'object_type', 'display', 'url', 'cable_peer_type', 'cable_peer', 'natural_slug'],
   features: ['statuses', 'roles', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links', 'cable_terminations'],
@@ -156,6 +161,7 @@ export const deviceInterface = defineModel({
 export const frontPort = defineModel({
   app: 'dcim', model: 'frontport', verbose_name: 'front port', verbose_name_plural: 'front ports', path: 'front-ports',
   base: 'primary',
+  change_related: ['device', 'module'],
   features: ['dynamic_groups', 'contacts', 'metadata', 'webhooks', 'custom_links', 'cable_terminations'],
   fields: {
     ...cablePeerFields(),
@@ -181,6 +187,7 @@ export const frontPort = defineModel({
 export const rearPort = defineModel({
   app: 'dcim', model: 'rearport', verbose_name: 'rear port', verbose_name_plural: 'rear ports', path: 'rear-ports',
   base: 'primary',
+  change_related: ['device', 'module'],
   features: ['dynamic_groups', 'contacts', 'metadata', 'webhooks', 'custom_links', 'cable_terminations'],
   fields: {
     ...cablePeerFields(),
@@ -205,6 +212,7 @@ export const rearPort = defineModel({
 export const deviceBay = defineModel({
   app: 'dcim', model: 'devicebay', verbose_name: 'device bay', verbose_name_plural: 'device bays', path: 'device-bays',
   base: 'primary',
+  change_related: 'device',
   features: ['dynamic_groups', 'contacts', 'metadata', 'webhooks', 'custom_links'],
   fields: {
     name: f.string({ max_length: 255, required: true }),
@@ -225,6 +233,7 @@ export const deviceBay = defineModel({
 export const moduleBay = defineModel({
   app: 'dcim', model: 'modulebay', verbose_name: 'module bay', verbose_name_plural: 'module bays', path: 'module-bays',
   base: 'primary',
+  change_related: { fields: ['parent_device'], via: ['parent_module', 'parent_module_bay'] },
   features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     requires_first_party_modules: f.boolean(),
@@ -250,6 +259,7 @@ export const moduleBay = defineModel({
 export const inventoryItem = defineModel({
   app: 'dcim', model: 'inventoryitem', verbose_name: 'inventory item', verbose_name_plural: 'inventory items', path: 'inventory-items',
   base: 'primary',
+  change_related: 'device',
   features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   tree: true,
   fields: {

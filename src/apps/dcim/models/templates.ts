@@ -17,6 +17,7 @@ const nameWithLabel: DisplayFn = (row) => (row.label ? `${text(row.name)} (${tex
 export const consolePortTemplate = defineModel({
   app: 'dcim', model: 'consoleporttemplate', verbose_name: 'console port template', verbose_name_plural: 'console port templates', path: 'console-port-templates',
   base: 'organizational',
+  change_related: ['device_type', 'module_type'],
   features: ['dynamic_groups', 'contacts', 'metadata'],
   fields: {
     type: f.choice(ConsolePortTypeChoices, { default: '', options_type: 'field' }),
@@ -40,6 +41,7 @@ export const consolePortTemplate = defineModel({
 export const consoleServerPortTemplate = defineModel({
   app: 'dcim', model: 'consoleserverporttemplate', verbose_name: 'console server port template', verbose_name_plural: 'console server port templates', path: 'console-server-port-templates',
   base: 'organizational',
+  change_related: ['device_type', 'module_type'],
   features: ['dynamic_groups', 'contacts', 'metadata'],
   fields: {
     type: f.choice(ConsolePortTypeChoices, { default: '', options_type: 'field' }),
@@ -63,6 +65,7 @@ export const consoleServerPortTemplate = defineModel({
 export const powerPortTemplate = defineModel({
   app: 'dcim', model: 'powerporttemplate', verbose_name: 'power port template', verbose_name_plural: 'power port templates', path: 'power-port-templates',
   base: 'organizational',
+  change_related: ['device_type', 'module_type'],
   features: ['dynamic_groups', 'contacts', 'metadata'],
   fields: {
     type: f.choice(PowerPortTypeChoices, { default: '', options_type: 'field' }),
@@ -89,6 +92,7 @@ export const powerPortTemplate = defineModel({
 export const powerOutletTemplate = defineModel({
   app: 'dcim', model: 'poweroutlettemplate', verbose_name: 'power outlet template', verbose_name_plural: 'power outlet templates', path: 'power-outlet-templates',
   base: 'organizational',
+  change_related: ['device_type', 'module_type'],
   features: ['dynamic_groups', 'contacts', 'metadata'],
   fields: {
     type: f.choice(PowerOutletTypeChoices, { default: '', options_type: 'field' }),
@@ -114,6 +118,7 @@ export const powerOutletTemplate = defineModel({
 export const interfaceTemplate = defineModel({
   app: 'dcim', model: 'interfacetemplate', verbose_name: 'interface template', verbose_name_plural: 'interface templates', path: 'interface-templates',
   base: 'organizational',
+  change_related: ['device_type', 'module_type'],
   features: ['dynamic_groups', 'contacts', 'metadata'],
   fields: {
     type: f.choice(InterfaceTypeChoices, { required: true, options_type: 'field' }),
@@ -140,6 +145,7 @@ export const interfaceTemplate = defineModel({
 export const frontPortTemplate = defineModel({
   app: 'dcim', model: 'frontporttemplate', verbose_name: 'front port template', verbose_name_plural: 'front port templates', path: 'front-port-templates',
   base: 'organizational',
+  change_related: ['device_type', 'module_type'],
   features: ['dynamic_groups', 'contacts', 'metadata'],
   fields: {
     type: f.choice(PortTypeChoices, { required: true, options_type: 'field' }),
@@ -165,6 +171,7 @@ export const frontPortTemplate = defineModel({
 export const rearPortTemplate = defineModel({
   app: 'dcim', model: 'rearporttemplate', verbose_name: 'rear port template', verbose_name_plural: 'rear port templates', path: 'rear-port-templates',
   base: 'organizational',
+  change_related: ['device_type', 'module_type'],
   features: ['dynamic_groups', 'contacts', 'metadata'],
   fields: {
     type: f.choice(PortTypeChoices, { required: true, options_type: 'field' }),
@@ -189,6 +196,7 @@ export const rearPortTemplate = defineModel({
 export const deviceBayTemplate = defineModel({
   app: 'dcim', model: 'devicebaytemplate', verbose_name: 'device bay template', verbose_name_plural: 'device bay templates', path: 'device-bay-templates',
   base: 'organizational',
+  change_related: 'device_type',
   features: ['dynamic_groups', 'contacts', 'metadata'],
   fields: {
     name: f.string({ max_length: 255, required: true }),
@@ -210,6 +218,7 @@ export const deviceBayTemplate = defineModel({
 export const moduleBayTemplate = defineModel({
   app: 'dcim', model: 'modulebaytemplate', verbose_name: 'module bay template', verbose_name_plural: 'module bay templates', path: 'module-bay-templates',
   base: 'organizational',
+  change_related: ['device_type', 'module_type'],
   features: ['dynamic_groups', 'contacts', 'metadata'],
   fields: {
     name: f.string({ max_length: 255, required: true }),

@@ -39,6 +39,7 @@ export const customField = defineModel({
 export const customFieldChoice = defineModel({
   app: 'extras', model: 'customfieldchoice', verbose_name: 'custom field choice', verbose_name_plural: 'custom field choices', path: 'custom-field-choices',
   base: 'base',
+  change_related: 'custom_field',
   features: ['change_logging', 'webhooks'],
   fields: {
     value: f.string({ max_length: 255, required: true }),

@@ -44,6 +44,7 @@ export const virtualMachine = defineModel({
 export const vmInterface = defineModel({
   app: 'virtualization', model: 'vminterface', verbose_name: 'VM interface', verbose_name_plural: 'VM interfaces', path: 'interfaces',
   base: 'primary',
+  change_related: 'virtual_machine',
   features: ['statuses', 'roles', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     mode: f.choice(InterfaceModeChoices, { default: '', options_type: 'field' }),
