@@ -40,7 +40,7 @@ export const DCIM_DERIVED_FILTERS: Record<string, string[]> = {
   'dcim.consoleserverport': COMPONENT,
   'dcim.powerport': [...COMPONENT, 'power_outlets', 'has_power_outlets'],
   'dcim.poweroutlet': COMPONENT,
-  'dcim.interface': [...COMPONENT, 'device_id', 'child_interfaces', 'has_child_interfaces', 'bridged_interfaces', 'has_bridged_interfaces', 'member_interfaces', 'has_member_interfaces',
+  'dcim.interface': [...COMPONENT, 'child_interfaces', 'has_child_interfaces', 'bridged_interfaces', 'has_bridged_interfaces', 'member_interfaces', 'has_member_interfaces',
     'virtual_device_contexts=interface_vdc_assignments.virtual_device_context', 'has_virtual_device_contexts=@has_interface_vdc_assignments',
     'interface_redundancy_groups=interface_redundancy_group_associations.interface_redundancy_group'],
   'dcim.frontport': COMPONENT,

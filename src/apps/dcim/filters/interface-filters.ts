@@ -1,8 +1,10 @@
 /** Filters of interfaces beyond the derived ones (catalogue `filters` of dcim.interface; reference InterfaceFilterSet). */
 import { toUuid } from '../../../core/fields/scalar.js';
-import { FALSE, TRUE, col, or } from '../../../db/query/sql-helpers.js';
-import { FilterError } from '../../../ops/filters/resolve-values.js';
-import { modulesInDevices } from './modules-in-devices.js';
+import { toRowId } from '../../../core/registry/row-id.js';
+import { FALSE, TRUE, and, col, or } from '../../../db/query/sql-helpers.js';
+import { FilterError, resolveIds } from '../../../ops/filters/resolve-values.js';
+import { componentsOfDevices } from './component-filters.js';
+import { MODULE_DEPTH_LIMIT } from './modules-in-devices.js';
 import type { Clause } from '../../../db/query/sql-helpers.js';
 import type { FilterContext, FilterDef } from '../../../ops/filters/filter-set.js';
 
@@ -12,11 +14,49 @@ function chassisInterfaces({ services, model }: FilterContext, chassis: string):
   return (eb) => eb(col(model.table, 'device_id'), 'in', eb.selectFrom(devices).select(col(devices, 'id').as('member')).where(col(devices, 'virtual_chassis_id'), '=', chassis));
 }
 
-/** Interfaces of a device: its own and those of modules installed in it (reference `Device.all_interfaces`). */
-function deviceInterfaces({ services, model }: FilterContext, device: string): Clause {
-  const modules = modulesInDevices(services.registry, [device]);
-  return or([(eb) => eb(col(model.table, 'device_id'), '=', device), (eb) => eb(col(model.table, 'module_id'), 'in', modules(eb))]);
+/** Interfaces of devices: their own and those of modules installed in them (reference `Device.all_interfaces`). */
+function deviceInterfaces(ctx: FilterContext, devices: string[]): Clause {
+  return componentsOfDevices(ctx, devices, MODULE_DEPTH_LIMIT);
 }
+
+/**
+ * Interfaces of devices as the reference's `Device.vc_interfaces` gives them: each device's own
+ * and its modules' and, for a device that is the master of a virtual chassis, the interfaces
+ * (own and modules') of the other members that are not management-only.
+ */
+function vcInterfaces(ctx: FilterContext, devices: string[]): Clause {
+  const { services, model } = ctx;
+  const device = services.registry.get('dcim.device').table;
+  const chassis = services.registry.get('dcim.virtualchassis').table;
+  // Members of the chassis the devices master (the masters among them: their interfaces are all in already).
+  const members = (eb: Parameters<Clause>[0]) => eb.selectFrom(device).select(col(device, 'id').as('member'))
+    .where(col(device, 'virtual_chassis_id'), 'in', eb.selectFrom(chassis).select(col(chassis, 'id').as('chassis')).where(col(chassis, 'master_id'), 'in', devices));
+  const notManagement = services.dialect.encode('boolean', false);
+  return or([
+    deviceInterfaces(ctx, devices),
+    and([(eb) => eb(col(model.table, 'mgmt_only'), '=', notManagement), componentsOfDevices(ctx, members, MODULE_DEPTH_LIMIT)]),
+  ]);
+}
+
+/** `device` of an interface (device ids or names): the devices' `vc_interfaces` (reference InterfaceFilterSet `filter_device`). */
+export const interfaceDeviceFilter: FilterDef = {
+  lookups: new Set(),
+  async build(ctx, _lookup, values) {
+    return vcInterfaces(ctx, await resolveIds(ctx.exec, ctx.services.registry.get('dcim.device'), values));
+  },
+};
+
+/** `device_id` of an interface (device ids only): as `device` (reference InterfaceFilterSet `filter_device_id`). */
+export const interfaceDeviceIdFilter: FilterDef = {
+  lookups: new Set(),
+  schema: { type: 'string', format: 'uuid' },
+  async build(ctx, _lookup, values) {
+    const devices = ctx.services.registry.get('dcim.device');
+    const invalid = values.find((v) => !toRowId(devices, v));
+    if (invalid !== undefined) throw new FilterError(`“${invalid}” is not a valid value.`);
+    return vcInterfaces(ctx, await resolveIds(ctx.exec, devices, values));
+  },
+};
 
 /**
  * `device_with_common_vc` (one device id, the last given): the interfaces of every member of the
@@ -34,6 +74,6 @@ export const deviceWithCommonVcFilter: FilterDef = {
     const devices = ctx.services.registry.get('dcim.device').table;
     const device = await ctx.exec.selectFrom(devices).select('virtual_chassis_id').where('id', '=', id).executeTakeFirst();
     if (!device) return FALSE;
-    return device.virtual_chassis_id === null ? deviceInterfaces(ctx, id) : chassisInterfaces(ctx, String(device.virtual_chassis_id));
+    return device.virtual_chassis_id === null ? deviceInterfaces(ctx, [id]) : chassisInterfaces(ctx, String(device.virtual_chassis_id));
   },
 };
