@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { create, makeApp } from '../helpers/app.js';
+import { countStatements, create, makeApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 
 // The bench's query-count guard as a test (issue 7): a list page costs the same number of
@@ -11,14 +11,10 @@ let t: TestApp;
 /** Rendered afresh: the response cache would answer the repeated request without a statement. */
 const FRESH = { headers: { 'cache-control': 'no-cache' } };
 
-/** Statements one GET costs, after one unmeasured request to the same URL. */
+/** Statements one GET costs, after one unmeasured request to the same URL (the fewest of three runs: see countStatements). */
 async function statements(url: string): Promise<number> {
-  const dialect = t.app.services.dialect;
   assert.equal((await t.call('GET', url, undefined, FRESH)).status, 200);
-  const before = dialect.queryCount();
-  const res = await t.call('GET', url, undefined, FRESH);
-  assert.equal(res.status, 200, res.raw);
-  return dialect.queryCount() - before;
+  return countStatements(t, url);
 }
 
 before(async () => {

@@ -68,10 +68,16 @@ export async function create(t: TestApp, path: string, body: unknown): Promise<a
 /** Statements one GET costs, rendered afresh (the response cache bypassed); fails on any non-200. */
 export async function countStatements(t: TestApp, url: string): Promise<number> {
   const dialect = t.app.services.dialect;
-  const start = dialect.queryCount();
-  const res = await t.call('GET', url, undefined, { headers: { 'cache-control': 'no-cache' } });
-  if (res.status !== 200) throw new Error(`GET ${url} -> ${res.status}: ${res.raw}`);
-  return dialect.queryCount() - start;
+  let fewest = Infinity;
+  // Token look-ups are kept per write generation; on PostgreSQL other test files move it at any
+  // moment, so one run may pay a look-up the next does not: the fewest of three is the GET's own cost.
+  for (let run = 0; run < 3; run += 1) {
+    const start = dialect.queryCount();
+    const res = await t.call('GET', url, undefined, { headers: { 'cache-control': 'no-cache' } });
+    if (res.status !== 200) throw new Error(`GET ${url} -> ${res.status}: ${res.raw}`);
+    fewest = Math.min(fewest, dialect.queryCount() - start);
+  }
+  return fewest;
 }
 
 /** One key of every result of a list GET, sorted (a filter's answer, whatever the order); fails on any non-200. */

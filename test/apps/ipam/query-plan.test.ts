@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
 import { CompiledQuery, sql } from 'kysely';
 import { buildWhere } from '../../../src/ops/filters/apply.js';
 import { buildOrder } from '../../../src/db/query/sort.js';
-import { create, makeApp } from '../../helpers/app.js';
+import { countStatements, create, makeApp } from '../../helpers/app.js';
 import type { TestApp } from '../../helpers/app.js';
 
 const ADDRESSES = 100_000;
 const IP = '/api/ipam/ip-addresses/';
 
 let t: TestApp;
-let sample: string;
 
 /** 100 000 addresses 10.0.0.1 ... 10.1.134.160 under 10.0.0.0/8, written straight to the table. */
 async function seedAddresses(): Promise<void> {
@@ -29,7 +27,6 @@ async function seedAddresses(): Promise<void> {
     };
   });
   await services.store.insert(services.dialect.db, model, rows as never);
-  sample = rows[ADDRESSES - 1].id;
   // PostgreSQL's autovacuum analyzes a table this size on its own; do it now rather than wait.
   // (SQLite is left without statistics, as the service never runs ANALYZE there.)
   if (services.dialect.name === 'postgres') await sql`ANALYZE`.execute(services.dialect.db);
@@ -65,17 +62,6 @@ async function hostRangeScan(query: string): Promise<{ ok: boolean; plan: string
   return { ok: /"Index Name":"\w*host\w*"/.test(plan) && /"Index Cond":"[^"]*\(host >= [^"]*host <= /.test(plan), plan };
 }
 
-async function medianMs(url: string, runs = 15): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const start = performance.now();
-    const res = await t.call('GET', url);
-    times.push(performance.now() - start);
-    assert.equal(res.status, 200, res.raw);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
-}
-
 before(async () => {
   t = await makeApp();
   await seedAddresses();
@@ -91,23 +77,15 @@ describe(`net_host_contained over ${ADDRESSES} addresses`, () => {
     }
   });
 
-  it('should answer a page in the same order of time as a primary-key lookup', async () => {
-    const detail = await medianMs(`${IP}${sample}/`);
-    const page = await medianMs(`${IP}?address__net_host_contained=10.1.0.0/20&limit=50`);
+  it('should answer a page of a large net_host_contained set, counted and in order', async () => {
+    // Speed is the bench's to measure (npm run bench); here only the answer.
     const res = await t.call('GET', `${IP}?address__net_host_contained=10.1.0.0/20&limit=50`);
     assert.equal(res.body.count, 4096);
     assert.equal(res.body.results[0].address, '10.1.0.0/16');
-    console.log(`# detail ${detail.toFixed(1)} ms, net_host_contained page of 50 ${page.toFixed(1)} ms (${t.app.services.dialect.name})`);
-    assert.ok(page < detail * 25, `page ${page.toFixed(1)} ms vs detail ${detail.toFixed(1)} ms`);
   });
 
   it('should cost a fixed number of statements per page whatever its size', async () => {
-    const { dialect } = t.app.services;
-    const count = async (limit: number, depth: number) => {
-      const start = dialect.queryCount();
-      assert.equal((await t.call('GET', `${IP}?address__net_host_contained=10.0.0.0/16&limit=${limit}&depth=${depth}`)).status, 200);
-      return dialect.queryCount() - start;
-    };
+    const count = (limit: number, depth: number) => countStatements(t, `${IP}?address__net_host_contained=10.0.0.0/16&limit=${limit}&depth=${depth}`);
     for (const depth of [0, 1, 2]) {
       const [small, large] = [await count(5, depth), await count(1000, depth)];
       assert.ok(large <= small, `depth ${depth}: limit=5 took ${small}, limit=1000 took ${large}`);
