@@ -144,8 +144,10 @@ export class Store {
 
   /** `INSERT INTO table (cols) VALUES (...), ...` for `n` rows, in the dialect's placeholders. */
   private insertText(exec: Exec, table: string, cols: string[], n: number): string {
-    const blank = Object.fromEntries(cols.map((c) => [c, null]));
-    return this.shapeText(`insert ${table} ${cols.join(',')} ${n}`, () => exec.insertInto(table).values(Array.from({ length: n }, () => blank)).compile());
+    return this.shapeText(`insert ${table} ${cols.join(',')} ${n}`, () => {
+      const blank = Object.fromEntries(cols.map((c) => [c, null]));
+      return exec.insertInto(table).values(Array.from({ length: n }, () => blank)).compile();
+    });
   }
 
   /**

@@ -1,6 +1,6 @@
 import { toNaturalSlug, trimTrailingNulls } from '../core/natural-key.js';
 import type { Exec } from '../db/store.js';
-import type { ResolvedModel, Row } from '../core/registry/types.js';
+import type { DisplayFn, ResolvedModel, Row } from '../core/registry/types.js';
 import type { Services } from './services.js';
 
 /**
@@ -162,15 +162,14 @@ export class Loader {
     const key = `${model.id} ${row.id}`;
     let text = this.displays.get(key);
     if (text === undefined) {
-      text = this.computeDisplay(model, row);
+      text = this.computeDisplay(model, model.display, row);
       this.displays.set(key, text);
     }
     return text;
   }
 
-  private computeDisplay(model: ResolvedModel, row: Row): string {
-    if (typeof model.display === 'string') return '';
-    return model.display(row, {
+  private computeDisplay(model: ResolvedModel, display: DisplayFn, row: Row): string {
+    return display(row, {
       related: (modelId, id) => this.get(modelId, id),
       ancestors: (r) => this.ancestors(model, r),
       display: (modelId, id) => {

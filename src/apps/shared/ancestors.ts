@@ -1,13 +1,9 @@
 import type { Exec } from '../../db/store.js';
+import type { ResolvedModel } from '../../core/registry/types.js';
+import type { Services } from '../../ops/services.js';
 
-/** The ids plus every ancestor id in a tree table (`parent_id`; one query per level). */
-export async function withAncestors(exec: Exec, table: string, ids: string[]): Promise<string[]> {
-  const all = new Set(ids);
-  let frontier = ids;
-  for (let guard = 0; frontier.length > 0 && guard < 100; guard += 1) {
-    const rows = await exec.selectFrom(table).select('parent_id').where('id', 'in', frontier).where('parent_id', 'is not', null).execute();
-    frontier = rows.map((r) => String(r.parent_id)).filter((id) => !all.has(id));
-    for (const id of frontier) all.add(id);
-  }
-  return [...all];
+/** The ids plus every ancestor id in a tree model (the store's one recursive query). */
+export async function withAncestors(services: Services, exec: Exec, model: ResolvedModel, ids: string[]): Promise<string[]> {
+  const ancestors = await services.store.ancestorsOf(exec, model, ids);
+  return [...new Set([...ids, ...ancestors.map((row) => row.id)])];
 }

@@ -165,8 +165,8 @@ function ancestorsOf(registry: Registry, model: ResolvedModel, fkName: string): 
   const target = registry.get(field.to as string);
   if (!target.tree) return undefined;
   return {
-    async build({ exec }, lookup, values) {
-      const ids = await withAncestors(exec, target.table, await resolveIds(exec, target, values));
+    async build({ services, exec }, lookup, values) {
+      const ids = await withAncestors(services, exec, target, await resolveIds(exec, target, values));
       const clause: Clause = (eb) => eb(col(model.table, field.column as string), 'in', ids);
       return lookup === 'n' ? not(clause) : clause;
     },

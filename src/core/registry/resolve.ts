@@ -88,8 +88,8 @@ function moveToHead(modelId: string, fields: ResolvedField[], head: readonly str
 
 /**
  * AuthoredModel `change_related` -> the named fields, each an FK or a generic FK whose
- * `<name>_type`/`<name>_id` are stored; the `via` path's first field must be an FK of this model
- * (the rest of the path is checked by the registry, which knows every model).
+ * `<name>_type`/`<name>_id` are stored; the `via` path is checked by the registry, which knows
+ * every model.
  */
 function resolveChangeRelated(id: string, authored: AuthoredModel['change_related'], fieldMap: ReadonlyMap<string, ResolvedField>): ResolvedModel['change_related'] {
   if (authored === undefined) return null;
@@ -102,7 +102,6 @@ function resolveChangeRelated(id: string, authored: AuthoredModel['change_relate
     return field;
   });
   const via = [...(rule.via ?? [])];
-  if (via.length > 0 && fieldMap.get(via[0])?.kind !== 'fk') throw new RegistryError(`${id}: change_related via starts with "${via[0]}", not an FK`);
   if (fields.length === 0) throw new RegistryError(`${id}: change_related names no field`);
   return Object.freeze({ fields: Object.freeze(fields), via: Object.freeze(via) });
 }

@@ -8,6 +8,12 @@ export class FilterError extends Error {}
 
 export const invalidChoice = (value: string) => new FilterError(`Select a valid choice. ${value} is not one of the available choices.`);
 
+/** Refuses a value that is not an id of `model`, in Django's words for a malformed primary key. */
+export function requireRowIds(model: ResolvedModel, values: string[]): void {
+  const invalid = values.find((value) => !toRowId(model, value));
+  if (invalid !== undefined) throw new FilterError(`“${invalid}” is not a valid value.`);
+}
+
 /**
  * The single natural-key field by which filters and references may name an object; none for a
  * model named by its id alone (values go through `toRowId` instead, so a non-id never reaches

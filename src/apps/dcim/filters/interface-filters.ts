@@ -1,8 +1,7 @@
 /** Filters of interfaces beyond the derived ones (catalogue `filters` of dcim.interface; reference InterfaceFilterSet). */
 import { toUuid } from '../../../core/fields/scalar.js';
-import { toRowId } from '../../../core/registry/row-id.js';
 import { FALSE, TRUE, and, col, or } from '../../../db/query/sql-helpers.js';
-import { FilterError, resolveIds } from '../../../ops/filters/resolve-values.js';
+import { FilterError, requireRowIds, resolveIds } from '../../../ops/filters/resolve-values.js';
 import { componentsOfDevices } from './component-filters.js';
 import { MODULE_DEPTH_LIMIT } from './modules-in-devices.js';
 import type { Clause } from '../../../db/query/sql-helpers.js';
@@ -52,8 +51,7 @@ export const interfaceDeviceIdFilter: FilterDef = {
   schema: { type: 'string', format: 'uuid' },
   async build(ctx, _lookup, values) {
     const devices = ctx.services.registry.get('dcim.device');
-    const invalid = values.find((v) => !toRowId(devices, v));
-    if (invalid !== undefined) throw new FilterError(`“${invalid}” is not a valid value.`);
+    requireRowIds(devices, values);
     return vcInterfaces(ctx, await resolveIds(ctx.exec, devices, values));
   },
 };

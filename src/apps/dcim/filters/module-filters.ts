@@ -6,7 +6,7 @@
  */
 import { toRowId } from '../../../core/registry/row-id.js';
 import { TRUE, col } from '../../../db/query/sql-helpers.js';
-import { FilterError, resolveIds } from '../../../ops/filters/resolve-values.js';
+import { FilterError, requireRowIds, resolveIds } from '../../../ops/filters/resolve-values.js';
 import { modulesInDevices } from './modules-in-devices.js';
 import type { Clause } from '../../../db/query/sql-helpers.js';
 import type { FilterContext, FilterDef } from '../../../ops/filters/filter-set.js';
@@ -69,8 +69,7 @@ export const moduleBayFamiliesFilter: FilterDef = {
   schema: UUID_SCHEMA,
   async build({ services, exec, model }, _lookup, values) {
     const bays = services.registry.get('dcim.modulebay');
-    const invalid = values.find((v) => !toRowId(bays, v));
-    if (invalid !== undefined) throw new FilterError(`“${invalid}” is not a valid value.`);
+    requireRowIds(bays, values);
     const ids = await resolveIds(exec, bays, values);
     const families = (eb: Parameters<Clause>[0]) => eb.selectFrom(bays.table).select(col(bays.table, 'module_family_id').as('family'))
       .where(col(bays.table, 'id'), 'in', ids).where(col(bays.table, 'module_family_id'), 'is not', null);

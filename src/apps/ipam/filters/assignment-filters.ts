@@ -66,7 +66,7 @@ export function availableOnDeviceFilter(link: Assignment): FilterDef {
       const devices = services.registry.get('dcim.device');
       const rows = await exec.selectFrom(devices.table).select('location_id').where('id', 'in', ids as string[]).execute();
       if (rows.length === 0) return (eb) => eb(col(model.table, 'id'), 'is', null);
-      const locations = await withAncestors(exec, services.registry.get('dcim.location').table, rows.map((r) => String(r.location_id)));
+      const locations = await withAncestors(services, exec, services.registry.get('dcim.location'), rows.map((r) => String(r.location_id)));
       const unplaced: Clause = (eb) => eb(col(model.table, 'id'), 'not in', eb.selectFrom(link.through).select(col(link.through, link.ownerColumn).as('owner')));
       return or([unplaced, assignedTo(model.table, link, locations)]);
     },
