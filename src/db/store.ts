@@ -4,6 +4,9 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from './dialects/dialect.js';
 import type { ResolvedField, ResolvedModel, Row } from '../core/registry/types.js';
 
+/** A table and the column whose values a count groups by (`countByMany`). */
+export type CountSource = { table: string; column: string };
+
 /** A Kysely handle: the database or an open transaction. */
 export type Exec = Kysely<any>;
 
@@ -240,25 +243,16 @@ export class Store {
     for (const part of chunk(targetIds)) await exec.deleteFrom(joinTable(model, field)).where('target_id', 'in', part).execute();
   }
 
-  /** Counts links of a to-many field per target id. */
-  async countLinks(exec: Exec, model: ResolvedModel, field: ResolvedField, targetIds: string[]): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
-    for (const part of chunk([...new Set(targetIds)])) {
-      const rows = await exec.selectFrom(joinTable(model, field)).select(['target_id', sql<number>`count(*)`.as('n')]).where('target_id', 'in', part).groupBy('target_id').execute();
-      for (const r of rows) out.set(String(r.target_id), Number(r.n));
-    }
-    return out;
-  }
-
   /**
-   * Rows pointing at each of `values`, for several sources (model, FK column) in one statement
-   * (UNION ALL): one value -> count map per source.
+   * Rows pointing at each of `values`, for several sources (a table and the column holding the
+   * value: an FK column, or a join table's `target_id`) in one statement (UNION ALL): one
+   * value -> count map per source.
    */
-  async countByMany(exec: Exec, sources: { model: ResolvedModel; column: string }[], values: string[]): Promise<Map<string, number>[]> {
+  async countByMany(exec: Exec, sources: CountSource[], values: string[]): Promise<Map<string, number>[]> {
     const out = sources.map(() => new Map<string, number>());
     if (sources.length === 0) return out;
     for (const part of chunk([...new Set(values)], Math.max(1, Math.floor(MAX_PARAMS / sources.length)))) {
-      const selects = sources.map(({ model, column }, k) => sql`SELECT ${sql.lit(k)} AS k, ${sql.ref(column)} AS v, count(*) AS n FROM ${sql.table(model.table)} WHERE ${sql.ref(column)} IN (${sql.join(part)}) GROUP BY ${sql.ref(column)}`);
+      const selects = sources.map(({ table, column }, k) => sql`SELECT ${sql.lit(k)} AS k, ${sql.ref(column)} AS v, count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(column)} IN (${sql.join(part)}) GROUP BY ${sql.ref(column)}`);
       const rows = await sql<{ k: number; v: unknown; n: number }>`${sql.join(selects, sql` UNION ALL `)}`.execute(exec);
       for (const r of rows.rows) out[Number(r.k)].set(String(r.v), Number(r.n));
     }

@@ -47,3 +47,17 @@ describe('GET /api/dcim/locations/?include=relationships,computed_fields query c
     assert.equal(last.relationships.only_roots, undefined);
   });
 });
+
+describe('GET /api/extras/tags/ query count', () => {
+  it('should count tagged items of every model in one statement and sum them', async () => {
+    const tag = await create(t, '/api/extras/tags/', { name: 'counted', content_types: ['dcim.location', 'tenancy.tenant', 'ipam.vlan'] });
+    const locations = (await t.call('GET', '/api/dcim/locations/?limit=3')).body.results;
+    const tenants = (await t.call('GET', '/api/tenancy/tenants/?limit=2')).body.results;
+    await t.call('PATCH', '/api/dcim/locations/', locations.map((l: { id: string }) => ({ id: l.id, tags: [tag.id] })));
+    await t.call('PATCH', '/api/tenancy/tenants/', tenants.map((x: { id: string }) => ({ id: x.id, tags: [tag.id] })));
+    const res = await t.call('GET', '/api/extras/tags/?name=counted');
+    assert.equal(res.body.results[0].tagged_items, 5);
+    // count + page + content types + one statement for every model's tag links.
+    assert.ok(await countQueries('/api/extras/tags/') <= 5, 'the tag list should not cost a statement per tagged model');
+  });
+});

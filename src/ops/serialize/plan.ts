@@ -1,6 +1,7 @@
 import { extensionsFor } from '../extensions.js';
 import { Loader } from '../loader.js';
-import type { Exec } from '../../db/store.js';
+import { joinTable } from '../../db/schema/build-schema.js';
+import type { CountSource, Exec } from '../../db/store.js';
 import type { ResolvedField, ResolvedModel, Row } from '../../core/registry/types.js';
 import type { Services } from '../services.js';
 
@@ -78,39 +79,37 @@ async function loadNestedLinks(services: Services, exec: Exec, level: [ResolvedM
   return perModel.flat();
 }
 
-/** Counts through to-many links (plain FK counts go through `countByMany`); `*` sums a to-many field across all models. */
-async function countFor(services: Services, exec: Exec, model: ResolvedModel, spec: { model: string; field: string }, ids: string[]) {
-  if (spec.model !== '*') {
-    const source = services.registry.find(spec.model);
-    const field = source?.fieldMap.get(spec.field);
-    return source && field?.kind === 'm2m' ? services.store.countLinks(exec, source, field, ids) : new Map<string, number>();
-  }
-  const total = new Map<string, number>();
-  for (const { model: source, field } of services.registry.referencesTo(model.id)) {
-    if (field.name !== spec.field || field.kind !== 'm2m') continue;
-    for (const [id, n] of await services.store.countLinks(exec, source, field, ids)) total.set(id, (total.get(id) ?? 0) + n);
-  }
-  return total;
+/**
+ * The (table, column) pairs a count spec counts rows of: an FK column of the source model, a
+ * to-many field's join table, or for `*` that field's join table in every model that has it.
+ */
+function countSources(services: Services, model: ResolvedModel, spec: { model: string; field: string }): CountSource[] {
+  const fields = spec.model === '*'
+    ? services.registry.referencesTo(model.id).filter((r) => r.field.name === spec.field && r.field.kind === 'm2m')
+    : [services.registry.find(spec.model)].flatMap((source) => {
+      const field = source?.fieldMap.get(spec.field);
+      return source && field ? [{ model: source, field }] : [];
+    });
+  return fields.flatMap(({ model: source, field }): CountSource[] => {
+    if (field.kind === 'm2m') return [{ table: joinTable(source, field), column: 'target_id' }];
+    return field.column ? [{ table: source.table, column: field.column }] : [];
+  });
 }
 
-/** The FK column a count spec counts through, when it is a plain one (not `*`, not to-many). */
-function plainCountSource(services: Services, spec: { model: string; field: string }): { model: ResolvedModel; column: string } | undefined {
-  const source = spec.model === '*' ? undefined : services.registry.find(spec.model);
-  const field = source?.fieldMap.get(spec.field);
-  return source && field?.column && field.kind !== 'm2m' ? { model: source, column: field.column } : undefined;
-}
-
-/** Derived counts: every plain FK count in one statement, the others (to-many sums) each on their own. */
+/** Derived counts of the rows: every source of every count field in one statement, summed per field. */
 async function loadCounts(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], loaded: Loaded) {
-  const ids = rows.map((r) => r.id);
   const fields = model.fields.filter((f) => f.count);
-  const plain = fields.map((f) => ({ field: f, source: plainCountSource(services, f.count as { model: string; field: string }) }));
-  const batched = plain.filter((p) => p.source);
-  const counts = await services.store.countByMany(exec, batched.map((p) => p.source as { model: ResolvedModel; column: string }), ids);
-  batched.forEach((p, i) => loaded.counts.set(`${model.id}.${p.field.name}`, counts[i]));
-  await Promise.all(plain.filter((p) => !p.source).map(async ({ field }) => {
-    loaded.counts.set(`${model.id}.${field.name}`, await countFor(services, exec, model, field.count as { model: string; field: string }, ids));
-  }));
+  const perField = fields.map((f) => countSources(services, model, f.count as { model: string; field: string }));
+  const counts = await services.store.countByMany(exec, perField.flat(), rows.map((r) => r.id));
+  let next = 0;
+  fields.forEach((field, i) => {
+    const total = new Map<string, number>();
+    for (const counted of counts.slice(next, next + perField[i].length)) {
+      for (const [id, n] of counted) total.set(id, (total.get(id) ?? 0) + n);
+    }
+    next += perField[i].length;
+    loaded.counts.set(`${model.id}.${field.name}`, total);
+  });
 }
 
 /** Runs each extension's computed loaders once per model over every row rendered in full. */
