@@ -1,5 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { joinTable } from './schema/build-schema.js';
+import { toNaturalKey } from '../core/natural-order.js';
 import type { Kysely } from 'kysely';
 import type { Dialect } from './dialects/dialect.js';
 import type { ResolvedField, ResolvedModel, Row } from '../core/registry/types.js';
@@ -55,11 +56,18 @@ export class Store {
     return row as Row;
   }
 
+  /**
+   * A row (or the changed columns of one) as driver parameters. A natural-order key column is
+   * derived here from its source column whenever that is written, so every write keeps it.
+   */
   encode(model: ResolvedModel, row: Record<string, unknown>): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const field of model.columns) {
       const col = field.column as string;
-      if (col in row) out[col] = this.encodeValue(field, row[col]);
+      if (field.naturalize) {
+        const from = model.fieldMap.get(field.naturalize.from)?.column as string;
+        if (from in row) out[col] = toNaturalKey(row[from], field.naturalize.style, field.max_length ?? 255);
+      } else if (col in row) out[col] = this.encodeValue(field, row[col]);
     }
     return out;
   }

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { buildOrder } from '../db/query/sort.js';
+import { readPage } from '../db/query/page.js';
 import { and, or } from '../db/query/sql-helpers.js';
 import { scopeClause } from './read.js';
 import type { RawBuilder } from 'kysely';
 import type { Clause } from '../db/query/sql-helpers.js';
 import type { OrderTerm } from '../db/query/sort.js';
-import type { Dialect } from '../db/dialects/dialect.js';
 import type { ResolvedField, ResolvedModel, Row } from '../core/registry/types.js';
 import type { Params } from './filters/apply.js';
 import type { RequestContext, Services } from './services.js';
@@ -15,21 +15,6 @@ import type { RequestContext, Services } from './services.js';
  * limits the columns read (all when absent; `id` is always read).
  */
 export type ExportQuery = { params: Params; sort?: string; batchSize?: number; columns?: readonly string[] };
-
-const nullsFirstCache = new WeakMap<Dialect, boolean>();
-
-/**
- * Whether the database sorts NULL before other values in ascending order (SQLite does,
- * PostgreSQL does not). Asked of the database once, so no dialect name is checked.
- */
-async function sortsNullsFirst(dialect: Dialect): Promise<boolean> {
-  const known = nullsFirstCache.get(dialect);
-  if (known !== undefined) return known;
-  const probe = await sql<{ x: number | null }>`SELECT x FROM (SELECT NULL AS x UNION ALL SELECT 1 AS x) AS probe ORDER BY x LIMIT 1`.execute(dialect.db);
-  const first = probe.rows[0]?.x === null;
-  nullsFirstCache.set(dialect, first);
-  return first;
-}
 
 /** `expr` comes strictly after `value` in this term's order. */
 function after(term: OrderTerm, value: unknown, nullsFirst: boolean): Clause {
@@ -62,7 +47,7 @@ export async function openRowBatches(services: Services, rc: RequestContext, mod
   const size = query.batchSize ?? 1000;
   const columns = query.columns ? [...new Set(['id', ...query.columns])].map((c) => `${model.table}.${c}`) : undefined;
   const batch = { services, model, where, terms, size, columns };
-  return terms.some((t) => t.related) ? sortedIdBatches(batch) : keysetBatches({ ...batch, nullsFirst: await sortsNullsFirst(services.dialect) });
+  return terms.some((t) => t.related) ? sortedIdBatches(batch) : keysetBatches({ ...batch, nullsFirst: services.dialect.sortsNullsFirst });
 }
 
 type Batching = { services: Services; model: ResolvedModel; where: Clause; terms: OrderTerm[]; size: number; columns?: string[] };
@@ -87,15 +72,14 @@ async function* keysetBatches(b: Batching & { nullsFirst: boolean }): AsyncItera
   }
 }
 
-/** Ids in list order (one sort), then rows by id per batch; rows deleted meanwhile are skipped. */
+/** Ids in list order (read once, as a list page would order them), then rows by id per batch; rows deleted meanwhile are skipped. */
 async function* sortedIdBatches(b: Batching): AsyncIterable<Row[]> {
-  let select = b.services.dialect.db.selectFrom(b.model.table).select(`${b.model.table}.id`).where(b.where);
-  for (const term of b.terms) select = select.orderBy(term.expr, term.desc ? 'desc' : 'asc');
-  const ids = (await select.execute()).map((r) => (r as { id: string }).id);
+  const page = await readPage({ exec: b.services.dialect.db, model: b.model, where: b.where, terms: b.terms, limit: null, offset: 0, idsOnly: true });
+  const ids = page.rows.map((r) => r.id);
   for (let start = 0; start < ids.length; start += b.size) {
     const slice = ids.slice(start, start + b.size);
     const raw = await selectRows(b).where(`${b.model.table}.id`, 'in', slice).execute();
-    const byId = new Map(raw.map((r) => [(r as { id: string }).id, r]));
+    const byId = new Map(raw.map((r) => [(r as { id: unknown }).id, r]));
     yield slice.flatMap((id) => (byId.has(id) ? [b.services.store.decode(b.model, byId.get(id) as Row)] : []));
   }
 }

@@ -3,6 +3,7 @@ import { NotFoundError } from '../core/errors.js';
 import { toRowId } from '../core/registry/row-id.js';
 import { fromCompositeKey } from '../core/natural-key.js';
 import { buildOrder } from '../db/query/sort.js';
+import { readPage } from '../db/query/page.js';
 import { and } from '../db/query/sql-helpers.js';
 import { buildWhere } from './filters/apply.js';
 import { extensionsFor } from './extensions.js';
@@ -31,14 +32,10 @@ export async function scopeClause(services: Services, rc: RequestContext, model:
 
 /** One page of rows and the total count. */
 export async function listRows(services: Services, rc: RequestContext, model: ResolvedModel, query: ListQuery): Promise<{ count: number; rows: Row[] }> {
-  const db = services.dialect.db;
   const where = await scopeClause(services, rc, model, query.params, 'view');
-  let select = db.selectFrom(model.table).selectAll(model.table).where(where);
-  for (const term of buildOrder(services.registry, model, query.sort)) select = select.orderBy(term.expr, term.desc ? 'desc' : 'asc');
-  if (query.limit !== null) select = select.limit(query.limit).offset(query.offset);
-  else if (query.offset > 0) select = select.limit(-1 >>> 1).offset(query.offset);
-  const [counted, raw] = await Promise.all([db.selectFrom(model.table).select(sql<number>`count(*)`.as('n')).where(where).executeTakeFirst(), select.execute()]);
-  return { count: Number(counted?.n ?? 0), rows: raw.map((r) => services.store.decode(model, r)) };
+  const terms = buildOrder(services.registry, model, query.sort);
+  const { count, rows } = await readPage({ exec: services.dialect.db, model, where, terms, limit: query.limit, offset: query.offset });
+  return { count, rows: rows.map((r) => services.store.decode(model, r)) };
 }
 
 export async function listObjects(services: Services, rc: RequestContext, model: ResolvedModel, query: ListQuery, opts: SerializeOptions) {

@@ -1,4 +1,5 @@
 import type { AuthoredField, AuthoredModel, ChoiceSet, FieldKind } from './types.js';
+import type { NaturalStyle } from '../natural-order.js';
 
 type Opts = Omit<AuthoredField, 'kind'>;
 
@@ -42,6 +43,13 @@ export const f = {
   treeDepth: () => ({ kind: 'tree_depth' as const, read_only: true }),
   /** IP address held as text, stored as 16 big-endian bytes (core/fields/ip.ts). */
   ipAddress: make('ip_address'),
+  /**
+   * Hidden natural-order key of the text field `from` (the reference's `_name`), kept by the store.
+   * @example _name: f.naturalOrder('name', 'interface')
+   */
+  naturalOrder: (from: string, style: NaturalStyle = 'natural', max_length = 255): AuthoredField => ({
+    kind: 'string', hidden: true, read_only: true, nullable: true, no_filter: true, max_length, naturalize: { from, style },
+  }),
   /** Read-time value from an app extension's computed loader (ops/extensions.ts); read-only unless `read_only: false`. */
   computed: (opts: Opts = {}) => ({ kind: 'computed' as const, read_only: true, no_filter: true, ...opts }),
 };

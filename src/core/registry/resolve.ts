@@ -106,6 +106,11 @@ function resolveChangeRelated(id: string, authored: AuthoredModel['change_relate
   return Object.freeze({ fields: Object.freeze(fields), via: Object.freeze(via) });
 }
 
+/** The field an ordering entry sorts by: `-name` descending, `fk__id` by the FK column itself. */
+export function orderingField(entry: string): string {
+  return entry.replace(/^-/, '').replace(/__id$/, '');
+}
+
 /** Authored declaration -> resolved, frozen model. */
 export function resolveModel(model: AuthoredModel): ResolvedModel {
   const id = model.object_type ?? `${model.app}.${model.model}`;
@@ -126,8 +131,12 @@ export function resolveModel(model: AuthoredModel): ResolvedModel {
   for (const [name, def] of declared.filter(([, d]) => d.after_tail)) fields.push(resolveField(id, name, def));
   if (model.head_order) moveToHead(id, fields, model.head_order);
   const fieldMap = new Map(fields.map((fld) => [fld.name, fld]));
-  for (const key of [...model.natural_key, ...model.ordering.map((o) => o.replace(/^-/, '')), ...(model.indexes ?? []).flat()]) {
+  for (const key of [...model.natural_key, ...model.ordering.map(orderingField), ...(model.indexes ?? []).flat()]) {
     if (key !== 'pk' && !fieldMap.has(key)) throw new RegistryError(`${id}: natural key or ordering names unknown field "${key}"`);
+  }
+  for (const field of fields) {
+    const source = field.naturalize && fieldMap.get(field.naturalize.from);
+    if (field.naturalize && !(source?.column && source.behaviour.storage === 'text')) throw new RegistryError(`${id}.${field.name}: naturalize names "${field.naturalize.from}", not a stored text field`);
   }
   return Object.freeze({
     id,

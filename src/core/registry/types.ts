@@ -1,4 +1,5 @@
 import type { KindBehaviour } from '../fields/kind.js';
+import type { NaturalStyle } from '../natural-order.js';
 
 export type FieldKind =
   | 'string' | 'text' | 'color' | 'email' | 'url' | 'slug' | 'time_zone' | 'password'
@@ -65,6 +66,11 @@ export type AuthoredField = {
    * `vrfs` in an IP address's nested `parent`.
    */
   nested?: boolean;
+  /**
+   * A hidden column holding the natural-order key of another text field of the same row (the
+   * reference's `_name`), kept by the store on every insert and update; orderings name it.
+   */
+  naturalize?: { from: string; style: NaturalStyle };
   /** Placed after the common trailing fields (the reference lists some to-many fields last, e.g. prefix `vrfs`). */
   after_tail?: boolean;
   /** Rendered only when `?include=<opt_in>` asks on GET (and always on writes), e.g. `config_context`. */

@@ -24,6 +24,8 @@ export type Dialect = {
    * primary key for each row of x whatever the planner estimates for x (a recursive set, say).
    */
   joinById(table: string, alias: string, id: RawBuilder<unknown>): RawBuilder<unknown>;
+  /** Whether NULL sorts before every other value in ascending order (SQLite) or after it (PostgreSQL). */
+  sortsNullsFirst: boolean;
   /** JSON-object columns (custom field data): reads and edits of one key, the same in every dialect. */
   json: JsonSql;
   /** Runs several parameterless statements in one round trip (schema DDL). */

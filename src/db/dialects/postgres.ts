@@ -52,6 +52,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
       for (const r of rows.rows) out.set(r.table_name, (out.get(r.table_name) ?? new Set()).add(r.column_name));
       return out;
     },
+    sortsNullsFirst: false,
     json: postgresJson,
     queryCount: counter.count,
     // Any transaction that writes takes a txid: the snapshot moves when one starts and when it ends.

@@ -84,6 +84,7 @@ export function createSqliteDialect(file: string): Dialect {
       const tables = await db.introspection.getTables();
       return new Map(tables.map((t) => [t.name, new Set(t.columns.map((c) => c.name))]));
     },
+    sortsNullsFirst: true,
     json: sqliteJson,
     queryCount: counter.count,
     freeGeneration: true,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SEQUENCE_TABLE } from './id-sequences.js';
+import { orderingField } from '../../core/registry/resolve.js';
 import type { Dialect } from '../dialects/dialect.js';
 import type { Registry } from '../../core/registry/registry.js';
 import type { ResolvedField, ResolvedModel } from '../../core/registry/types.js';
@@ -36,12 +37,11 @@ function modelTable(model: ResolvedModel): TableSpec {
       indexes.push({ columns: cols, unique: false });
     }
   }
-  // The default order (plain columns, then the `id` tiebreaker) is served by one index, so a
-  // page is an index walk with LIMIT instead of a sort of the whole table.
-  const orderCols = model.ordering.map((n) => model.fieldMap.get(n.replace(/^-/, ''))).filter((f) => f?.column && f.kind !== 'fk');
-  if (orderCols.length > 0 && orderCols.length === model.ordering.length) {
-    indexes.push({ columns: [...orderCols.map((f) => f!.column as string), 'id'], unique: false });
-  }
+  // The default order (its columns, FK columns for FK entries, then the `id` tiebreaker) is served
+  // by one index, so a page is an index walk with LIMIT instead of a sort of the whole table; an
+  // order led by FKs walks each target's rows in order (db/query/page.ts).
+  const orderCols = model.ordering.map((n) => model.fieldMap.get(orderingField(n))?.column).filter((c): c is string => !!c);
+  if (orderCols.length > 0 && orderCols.length === model.ordering.length) indexes.push({ columns: [...orderCols, 'id'], unique: false });
   return { name: model.table, columns, indexes };
 }
 

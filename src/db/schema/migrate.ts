@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { addColumnSql, buildTableSpecs, createIndexSql, createTableSql } from './build-schema.js';
 import { migrateIntegerIds } from './integer-ids.js';
+import { fillNaturalOrderKeys } from './natural-order-keys.js';
 import type { Dialect } from '../dialects/dialect.js';
 import type { Registry } from '../../core/registry/registry.js';
 
@@ -26,6 +27,7 @@ async function syncRegistrySchema(dialect: Dialect, registry: Registry): Promise
 export const MIGRATIONS: Migration[] = [
   { id: 1, name: 'registry schema', up: syncRegistrySchema },
   { id: 2, name: 'integer ids (auth.group)', up: migrateIntegerIds },
+  { id: 3, name: 'natural-order keys (_name)', up: fillNaturalOrderKeys },
 ];
 
 /** Latest migration id this build knows. */
@@ -37,17 +39,20 @@ async function appliedIds(dialect: Dialect): Promise<Set<number>> {
   return new Set(rows.map((r) => Number(r.id)));
 }
 
-/** Applies pending migrations, then re-syncs the registry schema (additive only). */
+/**
+ * Applies pending migrations. A database past migration 1 first gains the tables, columns and
+ * indexes the registry declares now (additive only), so later data migrations can fill them.
+ */
 export async function migrate(dialect: Dialect, registry: Registry): Promise<number[]> {
   const done = await appliedIds(dialect);
   const applied: number[] = [];
+  if (done.has(1)) await syncRegistrySchema(dialect, registry);
   for (const migration of MIGRATIONS) {
     if (done.has(migration.id)) continue;
     await migration.up(dialect, registry);
     await dialect.db.insertInto('inventory_migrations').values({ id: migration.id, name: migration.name, applied: new Date().toISOString() }).execute();
     applied.push(migration.id);
   }
-  if (!applied.includes(1)) await syncRegistrySchema(dialect, registry);
   return applied;
 }
 

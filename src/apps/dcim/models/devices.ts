@@ -103,6 +103,7 @@ export const device = defineModel({
     local_config_context_data: f.json({ nullable: true, options_type: 'field' }),
     local_config_context_data_owner_object_id: f.uuid({ nullable: true }),
     name: f.string({ max_length: 255, nullable: true }),
+    _name: f.naturalOrder('name'),
     serial: f.string({ max_length: 255, default: '', label: 'Serial number' }),
     asset_tag: f.string({ max_length: 255, nullable: true, unique: true }),
     position: f.integer({ nullable: true, min_value: 1, max_value: 32767, label: 'Position (U)' }),
@@ -138,7 +139,7 @@ export const device = defineModel({
   },
   natural_key: ['name', 'tenant', 'location'],
   unique_together: [['location', 'tenant', 'name'], ['rack', 'position', 'face'], ['virtual_chassis', 'vc_position']],
-  ordering: ['name'],
+  ordering: ['_name'],
   display: (row, ctx) => {
     if (row.name) return text(row.name);
     const chassis = ctx.related('dcim.virtualchassis', row.virtual_chassis_id);

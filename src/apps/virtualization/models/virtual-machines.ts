@@ -52,6 +52,7 @@ export const vmInterface = defineModel({
     enabled: f.boolean({ default: true }),
     mtu: f.integer({ nullable: true, min_value: 1, max_value: 65536, label: 'MTU' }),
     name: f.string({ max_length: 255, required: true }),
+    _name: f.naturalOrder('name', 'interface'),
     description: f.string({ max_length: 255, default: '' }),
     status: f.status({ required: true }),
     role: f.role(),
@@ -65,7 +66,7 @@ export const vmInterface = defineModel({
   },
   natural_key: ['virtual_machine', 'name'],
   unique_together: [['virtual_machine', 'name']],
-  ordering: ['virtual_machine', 'name'],
+  ordering: ['virtual_machine', '_name'],
   display: 'name',
   search: ['name', 'description'],
 });

@@ -1,0 +1,88 @@
+import { sql } from 'kysely';
+import { col } from './sql-helpers.js';
+import type { SelectQueryBuilder } from 'kysely';
+import type { Exec } from '../store.js';
+import type { Clause } from './sql-helpers.js';
+import type { OrderTerm } from './sort.js';
+import type { ResolvedModel } from '../../core/registry/types.js';
+
+type Raw = Record<string, unknown>;
+
+/**
+ * What to read: the model's rows matching `where`, in `terms` order, `limit` (null: all) from
+ * `offset`; `idsOnly` reads just their ids.
+ */
+export type PageQuery = { exec: Exec; model: ResolvedModel; where: Clause; terms: OrderTerm[]; limit: number | null; offset: number; idsOnly?: boolean };
+
+function selectFrom(q: PageQuery, from: SelectQueryBuilder<any, any, any>) {
+  return q.idsOnly ? from.select(`${q.model.table}.id`) : from.selectAll(q.model.table);
+}
+
+function ordered<Q extends SelectQueryBuilder<any, any, any>>(query: Q, terms: OrderTerm[]): Q {
+  let out = query;
+  for (const term of terms) out = out.orderBy(term.expr, term.desc ? 'desc' : 'asc') as Q;
+  return out;
+}
+
+function sliced<Q extends SelectQueryBuilder<any, any, any>>(query: Q, limit: number | null, offset: number): Q {
+  if (limit !== null) return query.limit(limit).offset(offset) as Q;
+  return (offset > 0 ? query.limit(-1 >>> 1).offset(offset) : query) as Q;
+}
+
+/** The page and the total count, each in one statement (run concurrently). */
+async function plainPage(q: PageQuery): Promise<{ count: number; rows: Raw[] }> {
+  const { exec, model, where } = q;
+  const select = sliced(ordered(selectFrom(q, exec.selectFrom(model.table)).where(where), q.terms), q.limit, q.offset);
+  const [counted, rows] = await Promise.all([exec.selectFrom(model.table).select(sql<number>`count(*)`.as('n')).where(where).executeTakeFirst(), select.execute()]);
+  return { count: Number(counted?.n ?? 0), rows: rows as Raw[] };
+}
+
+/**
+ * A page whose order starts with an FK (interfaces by device, prefixes by namespace, ...). Sorting
+ * every row by a correlated look-up of its target costs the whole table per page; instead the
+ * rows with a target are read by walking the targets in their own order (an index) and joining
+ * each one's rows, and the rows without one (whose key is NULL) form a group of their own, last
+ * in ascending order and first in descending order, as the reference (PostgreSQL) sorts NULL,
+ * whatever the database. One count gives both groups' sizes, so only the groups the page
+ * overlaps are read.
+ */
+async function fkLedPage(q: PageQuery, lead: NonNullable<OrderTerm['through']>, desc: boolean): Promise<{ count: number; rows: Raw[] }> {
+  const { exec, model, where } = q;
+  const fk = col(model.table, lead.field.column as string);
+  // Both counts through indexes (`count(fk)` would read the column of every row).
+  const all = exec.selectFrom(model.table).select(sql<number>`count(*)`.as('n')).where(where);
+  const counted = await exec.selectNoFrom([all.as('n'), all.where(fk, 'is', null).as('z')]).executeTakeFirst();
+  const total = Number(counted?.n ?? 0);
+  const linked = total - Number(counted?.z ?? 0);
+  const rest = q.terms.slice(1);
+  const joined = (limit: number | null, offset: number) => {
+    // CROSS JOIN keeps the targets the outer loop on SQLite, so their order index drives the walk.
+    const from = selectFrom(q, exec.selectFrom(`${lead.target.table} as t_lead`).crossJoin(model.table))
+      .where(sql<boolean>`${fk} = ${sql.ref('t_lead.id')}`).where(where);
+    return sliced(ordered(from, [{ expr: sql.ref(`t_lead.${lead.column}`), desc }, ...rest]), limit, offset).execute();
+  };
+  const unlinked = (limit: number | null, offset: number) => sliced(ordered(selectFrom(q, exec.selectFrom(model.table)).where(where).where(fk, 'is', null), rest), limit, offset).execute();
+  const groups: [typeof joined, number][] = [[joined, linked], [unlinked, total - linked]];
+  if (desc) groups.reverse();
+  const rows: Raw[] = [];
+  let skip = q.offset;
+  let want = q.limit;
+  for (const [read, size] of groups) {
+    if (want === 0) break;
+    if (skip >= size) {
+      skip -= size;
+      continue;
+    }
+    const part = (await read(want, skip)) as Raw[];
+    rows.push(...part);
+    if (want !== null) want = Math.max(0, want - part.length);
+    skip = 0;
+  }
+  return { count: total, rows };
+}
+
+/** One page of a list in the given order, and the number of rows matching `where`. */
+export function readPage(q: PageQuery): Promise<{ count: number; rows: Raw[] }> {
+  const lead = q.terms[0];
+  return lead?.through ? fkLedPage(q, lead.through, lead.desc) : plainPage(q);
+}

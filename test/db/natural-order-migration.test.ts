@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { migrate } from '../../src/db/schema/migrate.js';
+import { create, makeApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+
+// Databases made before the natural-order keys have no `_name` columns. Migration 3 (after the
+// schema sync adds the columns) must fill them for every stored row, so the lists order as before.
+let t: TestApp;
+
+before(async () => {
+  t = await makeApp();
+  const type = await create(t, '/api/dcim/location-types/', { name: 'Site' });
+  await create(t, '/api/dcim/locations/', ['DC 10', 'DC 9', 'DC 1'].map((name) => ({ name, location_type: type.id, status: 'Active' })));
+  const db = t.app.services.dialect.db;
+  await sql.raw('DROP INDEX "ix_dcim_location__name_id"').execute(db);
+  await sql.raw('ALTER TABLE "dcim_location" DROP COLUMN "_name"').execute(db);
+  await db.deleteFrom('inventory_migrations').where('id', '=', 3).execute();
+  await migrate(t.app.services.dialect, t.app.services.registry);
+});
+after(() => t.close());
+
+describe('migration 3: natural-order keys', () => {
+  it('should add and fill the key of every stored row', async () => {
+    const rows = await t.app.services.dialect.db.selectFrom('dcim_location').select(['name', '_name']).orderBy('name').execute();
+    assert.deepEqual(rows.map((r) => [r.name, r._name]), [['DC 1', 'DC 00000001'], ['DC 10', 'DC 00000010'], ['DC 9', 'DC 00000009']]);
+    const listed = (await t.call('GET', '/api/dcim/locations/')).body.results.map((r: { name: string }) => r.name);
+    assert.deepEqual(listed, ['DC 1', 'DC 9', 'DC 10']);
+  });
+});
