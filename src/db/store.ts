@@ -110,13 +110,14 @@ export class Store {
     const node = this.dialect.joinById(model.table, 'node', sql.ref('up.id'));
     const rows: Row[] = [];
     for (const part of chunk([...new Set(ids)])) {
-      const raw = await sql<Record<string, unknown>>`
+      const text = this.shapeText(`ancestors ${model.table} ${part.length}`, () => sql`
         WITH RECURSIVE up(id) AS (
           SELECT ${up} FROM ${table} AS node WHERE node.id IN (${sql.join(part)}) AND ${up} IS NOT NULL
           UNION
           SELECT ${up} FROM up ${node} WHERE ${up} IS NOT NULL
         )
-        SELECT node.* FROM up ${node}`.execute(exec);
+        SELECT node.* FROM up ${node}`.compile(exec));
+      const raw = await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, part));
       for (const r of raw.rows) rows.push(this.decode(model, r));
     }
     return rows;
@@ -259,9 +260,13 @@ export class Store {
   async countByMany(exec: Exec, sources: CountSource[], values: string[]): Promise<Map<string, number>[]> {
     const out = sources.map(() => new Map<string, number>());
     if (sources.length === 0) return out;
+    const shape = sources.map((s) => `${s.table}.${s.column}`).join(',');
     for (const part of chunk([...new Set(values)], Math.max(1, Math.floor(MAX_PARAMS / sources.length)))) {
-      const selects = sources.map(({ table, column }, k) => sql`SELECT ${sql.lit(k)} AS k, ${sql.ref(column)} AS v, count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(column)} IN (${sql.join(part)}) GROUP BY ${sql.ref(column)}`);
-      const rows = await sql<{ k: number; v: unknown; n: number }>`${sql.join(selects, sql` UNION ALL `)}`.execute(exec);
+      const text = this.shapeText(`counts ${shape} ${part.length}`, () => {
+        const selects = sources.map(({ table, column }, k) => sql`SELECT ${sql.lit(k)} AS k, ${sql.ref(column)} AS v, count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(column)} IN (${sql.join(part)}) GROUP BY ${sql.ref(column)}`);
+        return sql`${sql.join(selects, sql` UNION ALL `)}`.compile(exec);
+      });
+      const rows = await exec.executeQuery<{ k: number; v: unknown; n: number }>(CompiledQuery.raw(text, sources.flatMap(() => part)));
       for (const r of rows.rows) out[Number(r.k)].set(String(r.v), Number(r.n));
     }
     return out;

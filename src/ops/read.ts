@@ -4,7 +4,7 @@ import { toRowId } from '../core/registry/row-id.js';
 import { fromCompositeKey } from '../core/natural-key.js';
 import { buildOrder } from '../db/query/sort.js';
 import { readPage } from '../db/query/page.js';
-import { and } from '../db/query/sql-helpers.js';
+import { TRUE, and } from '../db/query/sql-helpers.js';
 import { buildWhere } from './filters/apply.js';
 import { extensionsFor } from './extensions.js';
 import { constraintClause, requirePermission } from './permissions.js';
@@ -34,7 +34,7 @@ export async function scopeClause(services: Services, rc: RequestContext, model:
 export async function listRows(services: Services, rc: RequestContext, model: ResolvedModel, query: ListQuery): Promise<{ count: number; rows: Row[] }> {
   const where = await scopeClause(services, rc, model, query.params, 'view');
   const terms = buildOrder(services.registry, model, query.sort);
-  const { count, rows } = await readPage({ exec: services.dialect.db, model, where, terms, limit: query.limit, offset: query.offset });
+  const { count, rows } = await readPage({ exec: services.dialect.db, model, where, terms, limit: query.limit, offset: query.offset, shape: `${model.id}|${query.sort ?? ''}` });
   return { count, rows: rows.map((r) => services.store.decode(model, r)) };
 }
 
@@ -48,20 +48,23 @@ export function notFound(model: ResolvedModel): NotFoundError {
   return new NotFoundError(`No ${model.class_name} matches the given query.`);
 }
 
-/** A detail path segment: an id, or a composite natural key (`Durham;NC`) as the reference allows. */
-async function keyClause(services: Services, model: ResolvedModel, key: string): Promise<Clause | null> {
+/** The id a detail path segment names: an id, or a composite natural key (`Durham;NC`) as the reference allows. */
+async function keyId(services: Services, model: ResolvedModel, key: string): Promise<string | number | null> {
   const id = toRowId(model, key);
-  if (id) return (eb) => eb(`${model.table}.id`, '=', id);
+  if (id) return id;
   const found = await resolveNaturalKey(services, services.dialect.db, model, fromCompositeKey(key));
-  return found.length === 1 ? (eb) => eb(`${model.table}.id`, '=', found[0]) : null;
+  return found.length === 1 ? found[0] : null;
 }
 
 /** The row behind a detail path, within the actor's scope for `action` and the request's filters. */
 export async function getRow(services: Services, rc: RequestContext, model: ResolvedModel, key: string, params: Params, action: Action, exec: Exec = services.dialect.db): Promise<Row> {
   const where = await scopeClause(services, rc, model, params, action, exec);
-  const byKey = await keyClause(services, model, key);
-  if (!byKey) throw notFound(model);
-  const raw = await exec.selectFrom(model.table).selectAll(model.table).where(and([where, byKey])).executeTakeFirst();
-  if (!raw) throw notFound(model);
-  return services.store.decode(model, raw);
+  const id = await keyId(services, model, key);
+  if (id === null) throw notFound(model);
+  // Nothing narrows the look-up: the store's read by id (its statement text is built once).
+  const row = where === TRUE && typeof id === 'string'
+    ? await services.store.byId(exec, model, id)
+    : await exec.selectFrom(model.table).selectAll(model.table).where(and([where, (eb) => eb(`${model.table}.id`, '=', id)])).executeTakeFirst().then((raw) => raw && services.store.decode(model, raw));
+  if (!row) throw notFound(model);
+  return row;
 }

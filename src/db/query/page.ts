@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import { col } from './sql-helpers.js';
+import { CompiledQuery, sql } from 'kysely';
+import { TRUE, col } from './sql-helpers.js';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Exec } from '../store.js';
 import type { Clause } from './sql-helpers.js';
@@ -7,12 +7,19 @@ import type { OrderTerm } from './sort.js';
 import type { ResolvedModel } from '../../core/registry/types.js';
 
 type Raw = Record<string, unknown>;
+type Compilable = { compile(): CompiledQuery };
 
 /**
  * What to read: the model's rows matching `where`, in `terms` order, `limit` (null: all) from
- * `offset`; `idsOnly` reads just their ids.
+ * `offset`; `idsOnly` reads just their ids. `shape` names the order (model and sort) so an
+ * unfiltered page's statements are compiled once per shape.
  */
-export type PageQuery = { exec: Exec; model: ResolvedModel; where: Clause; terms: OrderTerm[]; limit: number | null; offset: number; idsOnly?: boolean };
+export type PageQuery = { exec: Exec; model: ResolvedModel; where: Clause; terms: OrderTerm[]; limit: number | null; offset: number; idsOnly?: boolean; shape?: string };
+
+type Texts = { count: string; page: string; paged: boolean };
+
+/** SQL texts of unfiltered pages by database handle and shape (their parameters are the limit and offset alone). */
+const unfiltered = new WeakMap<Exec, Map<string, Texts>>();
 
 function selectFrom(q: PageQuery, from: SelectQueryBuilder<any, any, any>) {
   return q.idsOnly ? from.select(`${q.model.table}.id`) : from.selectAll(q.model.table);
@@ -33,8 +40,28 @@ function sliced<Q extends SelectQueryBuilder<any, any, any>>(query: Q, limit: nu
 async function plainPage(q: PageQuery): Promise<{ count: number; rows: Raw[] }> {
   const { exec, model, where } = q;
   const select = sliced(ordered(selectFrom(q, exec.selectFrom(model.table)).where(where), q.terms), q.limit, q.offset);
-  const [counted, rows] = await Promise.all([exec.selectFrom(model.table).select(sql<number>`count(*)`.as('n')).where(where).executeTakeFirst(), select.execute()]);
+  const count = exec.selectFrom(model.table).select(sql<number>`count(*)`.as('n')).where(where);
+  const texts = where === TRUE && q.shape ? unfilteredTexts(exec, `${q.shape}|${q.idsOnly}|${q.limit === null}|${q.offset > 0}`, count, select) : undefined;
+  const [counted, rows] = await Promise.all([
+    texts ? exec.executeQuery<Raw>(CompiledQuery.raw(texts.count, [])).then((r) => r.rows[0]) : count.executeTakeFirst(),
+    texts ? exec.executeQuery<Raw>(CompiledQuery.raw(texts.page, texts.paged ? [q.limit ?? -1 >>> 1, q.offset] : [])).then((r) => r.rows) : select.execute(),
+  ]);
   return { count: Number(counted?.n ?? 0), rows: rows as Raw[] };
+}
+
+/** The count and page texts of an unfiltered shape, compiled on first use (when their parameters are just limit and offset). */
+function unfilteredTexts(exec: Exec, key: string, count: Compilable, select: Compilable): Texts | undefined {
+  const shapes = unfiltered.get(exec) ?? new Map<string, Texts>();
+  unfiltered.set(exec, shapes);
+  let texts = shapes.get(key);
+  if (!texts) {
+    const [c, p] = [count.compile(), select.compile()];
+    if (c.parameters.length > 0 || (p.parameters.length !== 0 && p.parameters.length !== 2)) return undefined;
+    if (shapes.size >= 1000) shapes.clear();
+    texts = { count: c.sql, page: p.sql, paged: p.parameters.length === 2 };
+    shapes.set(key, texts);
+  }
+  return texts;
 }
 
 /**
