@@ -85,3 +85,16 @@ describe('lists ordered by a foreign key first', () => {
     assert.deepEqual(csv.slice(1).map((line) => line.split(',')[idColumn]), ids);
   });
 });
+
+describe('orders through a foreign key expand the target\'s own ordering, as Django does', () => {
+  it('should order templates by their device type\'s manufacturer name, then model', async () => {
+    const [alpha, zeta] = await create(t, '/api/dcim/manufacturers/', [{ name: 'Alpha' }, { name: 'Zeta' }]);
+    const [aBox, zBox] = await create(t, '/api/dcim/device-types/', [{ model: 'A-box', manufacturer: zeta.id }, { model: 'Z-box', manufacturer: alpha.id }]);
+    await create(t, '/api/dcim/interface-templates/', [aBox, zBox].flatMap((dt: { id: string }) => ['if2', 'if10'].map((name) => ({ device_type: dt.id, name, type: 'virtual' }))));
+    const listed = (await t.call('GET', '/api/dcim/interface-templates/?limit=100')).body.results.map((r: any) => `${r.device_type.id === zBox.id ? 'Z-box' : 'A-box'}:${r.name}`);
+    assert.deepEqual(listed, ['Z-box:if2', 'Z-box:if10', 'A-box:if2', 'A-box:if10']);
+    const reversed = (await t.call('GET', '/api/dcim/interface-templates/?sort=-device_type&limit=100')).body.results.map((r: any) => r.device_type.id);
+    assert.deepEqual(reversed, [aBox.id, aBox.id, zBox.id, zBox.id]);
+  });
+});
+

@@ -3,7 +3,7 @@ import { TRUE, col } from './sql-helpers.js';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Exec } from '../store.js';
 import type { Clause } from './sql-helpers.js';
-import type { OrderTerm } from './sort.js';
+import type { OrderTerm, OrderVia } from './sort.js';
 import type { ResolvedModel } from '../../core/registry/types.js';
 
 type Raw = Record<string, unknown>;
@@ -73,7 +73,7 @@ function unfilteredTexts(exec: Exec, key: string, count: Compilable, select: Com
  * whatever the database. One count gives both groups' sizes, so only the groups the page
  * overlaps are read.
  */
-async function fkLedPage(q: PageQuery, lead: NonNullable<OrderTerm['through']>, desc: boolean): Promise<{ count: number; rows: Raw[] }> {
+async function fkLedPage(q: PageQuery, lead: OrderVia): Promise<{ count: number; rows: Raw[] }> {
   const { exec, model, where } = q;
   const fk = col(model.table, lead.field.column as string);
   // Both counts through indexes (`count(fk)` would read the column of every row).
@@ -81,16 +81,18 @@ async function fkLedPage(q: PageQuery, lead: NonNullable<OrderTerm['through']>, 
   const counted = await exec.selectNoFrom([all.as('n'), all.where(fk, 'is', null).as('z')]).executeTakeFirst();
   const total = Number(counted?.n ?? 0);
   const linked = total - Number(counted?.z ?? 0);
-  const rest = q.terms.slice(1);
+  const leading = q.terms.findIndex((t) => t.via?.field !== lead.field);
+  const [head, rest] = [q.terms.slice(0, leading), q.terms.slice(leading)];
   const joined = (limit: number | null, offset: number) => {
     // CROSS JOIN keeps the targets the outer loop on SQLite, so their order index drives the walk.
     const from = selectFrom(q, exec.selectFrom(`${lead.target.table} as t_lead`).crossJoin(model.table))
       .where(sql<boolean>`${fk} = ${sql.ref('t_lead.id')}`).where(where);
-    return sliced(ordered(from, [{ expr: sql.ref(`t_lead.${lead.column}`), desc }, ...rest]), limit, offset).execute();
+    const byTarget = head.map((t) => ({ expr: sql.ref(`t_lead.${(t.via as OrderVia).column}`), desc: t.desc }));
+    return sliced(ordered(from, [...byTarget, ...rest]), limit, offset).execute();
   };
   const unlinked = (limit: number | null, offset: number) => sliced(ordered(selectFrom(q, exec.selectFrom(model.table)).where(where).where(fk, 'is', null), rest), limit, offset).execute();
   const groups: [typeof joined, number][] = [[joined, linked], [unlinked, total - linked]];
-  if (desc) groups.reverse();
+  if (q.terms[0].desc) groups.reverse();
   const rows: Raw[] = [];
   let skip = q.offset;
   let want = q.limit;
@@ -110,6 +112,6 @@ async function fkLedPage(q: PageQuery, lead: NonNullable<OrderTerm['through']>, 
 
 /** One page of a list in the given order, and the number of rows matching `where`. */
 export function readPage(q: PageQuery): Promise<{ count: number; rows: Raw[] }> {
-  const lead = q.terms[0];
-  return lead?.through ? fkLedPage(q, lead.through, lead.desc) : plainPage(q);
+  const lead = q.terms[0]?.via;
+  return lead ? fkLedPage(q, lead) : plainPage(q);
 }

@@ -5,37 +5,56 @@ import type { RawBuilder } from 'kysely';
 import type { Registry } from '../../core/registry/registry.js';
 import type { ResolvedField, ResolvedModel } from '../../core/registry/types.js';
 
-/**
- * An FK's place in an order: its target's first own ordering column (Django orders by the
- * target's ordering), read from the target table.
- */
-export type OrderThrough = { field: ResolvedField; target: ResolvedModel; column: string };
+/** A column of an FK's target that a term sorts by, when it is one step away (the target's own column). */
+export type OrderVia = { field: ResolvedField; target: ResolvedModel; column: string };
 
 /**
- * One ORDER BY term; `related` when it reads another table (an FK's ordering, a subquery), and
- * then `through` names the FK and the target column it sorts by.
+ * One ORDER BY term; `related` when it reads another table (a correlated look-up), and `via`
+ * when that table is the target of one of the model's own FKs and the term one of its columns
+ * (db/query/page.ts then walks that target in order instead of sorting every row).
  */
-export type OrderTerm = { expr: RawBuilder<unknown>; desc: boolean; related?: boolean; through?: OrderThrough };
+export type OrderTerm = { expr: RawBuilder<unknown>; desc: boolean; related?: boolean; via?: OrderVia };
 
-/** The target column an FK sorts by: the target's first ordering entry that is its own column. */
-function throughFk(registry: Registry, field: ResolvedField): OrderThrough {
-  const target = registry.get(field.to as string);
-  const first = target.ordering.map((o) => target.fieldMap.get(orderingField(o))).find((f) => f?.column && f.kind !== 'fk');
-  return { field, target, column: first?.column ?? 'id' };
+/** FKs from the model to the table holding the column a term sorts by. */
+type Step = { field: ResolvedField; target: ResolvedModel };
+
+/** Django stops an ordering that loops back on itself; so does this, after as many steps. */
+const MAX_STEPS = 4;
+
+/** The value of `column` at the end of `steps`, from `from` (the first FK's column): nested look-ups by id. */
+function lookUp(steps: Step[], column: string, from: RawBuilder<unknown>, depth = 0): RawBuilder<unknown> {
+  const [step, ...rest] = steps;
+  const alias = `t${depth}_${step.field.name}`;
+  const value = rest.length === 0 ? sql.ref(`${alias}.${column}`) : lookUp(rest, column, sql.ref(`${alias}.${rest[0].field.column}`), depth + 1);
+  return sql`(SELECT ${value} FROM ${sql.table(step.target.table)} AS ${sql.id(alias)} WHERE ${sql.ref(`${alias}.id`)} = ${from})`;
 }
 
-/** The term of one ordering entry, or undefined for a name that cannot be sorted by. */
-function orderTerm(registry: Registry, model: ResolvedModel, entry: string, own: boolean): OrderTerm | undefined {
-  const desc = entry.startsWith('-');
+/**
+ * The terms of one ordering entry of `model` (reached from the listed model through `steps`), as
+ * Django expands them: a column; `fk__id` the FK column itself; an FK the target's own ordering,
+ * each entry's direction relative to the FK's (the target's id when it has none, or on a loop).
+ */
+function expand(registry: Registry, base: ResolvedModel, steps: Step[], entry: string, desc: boolean): OrderTerm[] {
+  const model = steps.at(-1)?.target ?? base;
   const name = entry.replace(/^-/, '');
-  const field = model.fieldMap.get(orderingField(name));
-  // Hidden columns (natural-order keys) order lists by the model's ordering, never by `sort`.
-  if (!field?.column || field.write_only || (field.hidden && !own)) return undefined;
-  if (field.kind !== 'fk' || !field.to || name.endsWith('__id')) return { expr: col(model.table, field.column), desc };
-  const through = throughFk(registry, field);
-  const alias = `t_${field.name}`;
-  const expr = sql`(SELECT ${sql.ref(`${alias}.${through.column}`)} FROM ${sql.table(through.target.table)} AS ${sql.id(alias)} WHERE ${sql.ref(`${alias}.id`)} = ${col(model.table, field.column)})`;
-  return { expr, desc, related: true, through };
+  const dir = entry.startsWith('-') !== desc;
+  const field = model.fieldMap.get(orderingField(name)) as ResolvedField;
+  const column = (c: string): OrderTerm => {
+    if (steps.length === 0) return { expr: col(base.table, c), desc: dir };
+    const via = steps.length === 1 ? { ...steps[0], column: c } : undefined;
+    return { expr: lookUp(steps, c, col(base.table, steps[0].field.column as string)), desc: dir, related: true, via };
+  };
+  if (field.kind !== 'fk' || !field.to || name.endsWith('__id')) return [column(field.column as string)];
+  const target = registry.get(field.to);
+  const looped = steps.some((s) => s.field === field) || steps.length >= MAX_STEPS;
+  if (looped || target.ordering.length === 0) return [column(field.column as string)];
+  return target.ordering.flatMap((e) => expand(registry, base, [...steps, { field, target }], e, dir));
+}
+
+/** Whether a `sort` entry names a field a client may sort by (hidden and write-only ones are not). */
+function sortable(model: ResolvedModel, entry: string): boolean {
+  const field = model.fieldMap.get(orderingField(entry.replace(/^-/, '')));
+  return !!field?.column && !field.write_only && !field.hidden;
 }
 
 /**
@@ -43,12 +62,7 @@ function orderTerm(registry: Registry, model: ResolvedModel, entry: string, own:
  * dropped, and with none left the model's ordering applies. `id` ends every order so pages are stable.
  */
 export function buildOrder(registry: Registry, model: ResolvedModel, sort: string | undefined): OrderTerm[] {
-  const parse = (entries: readonly string[], own: boolean) => entries
-    .map((e) => e.trim())
-    .filter(Boolean)
-    .map((e) => orderTerm(registry, model, e, own))
-    .filter((t): t is OrderTerm => !!t);
-  let terms = sort ? parse(sort.split(','), false) : [];
-  if (terms.length === 0) terms = parse(model.ordering, true);
-  return [...terms, { expr: col(model.table, 'id'), desc: false }];
+  const asked = (sort ?? '').split(',').map((e) => e.trim()).filter((e) => e && sortable(model, e));
+  const entries = asked.length > 0 ? asked : model.ordering.filter((e) => model.fieldMap.get(orderingField(e.replace(/^-/, '')))?.column);
+  return [...entries.flatMap((e) => expand(registry, model, [], e, false)), { expr: col(model.table, 'id'), desc: false }];
 }
