@@ -42,18 +42,33 @@ async function updateFromValues(exec: Exec, store: Store, model: ResolvedModel, 
  */
 export class Store {
   private readonly texts = new Map<string, string>();
+  private readonly decoders = new Map<ResolvedModel, (raw: Record<string, unknown>) => Row>();
 
   constructor(readonly dialect: Dialect) {}
 
+  /** A stored row (the columns read) as a row in memory: dialect codec, then the kind's. */
   decode(model: ResolvedModel, raw: Record<string, unknown>): Row {
-    const row: Record<string, unknown> = {};
-    for (const field of model.columns) {
-      const col = field.column as string;
-      if (!(col in raw)) continue;
-      const value = this.dialect.decode(field.behaviour.storage, raw[col]);
-      row[col] = field.behaviour.decode && value !== null ? field.behaviour.decode(value, raw) : value;
+    let decode = this.decoders.get(model);
+    if (!decode) {
+      decode = this.compileDecoder(model);
+      this.decoders.set(model, decode);
     }
-    return row as Row;
+    return decode(raw);
+  }
+
+  /**
+   * `decode` for one model, compiled once: columns whose values need no decoding on this
+   * database are copied, the others go through the dialect's and the kind's codecs.
+   */
+  private compileDecoder(model: ResolvedModel): (raw: Record<string, unknown>) => Row {
+    const kinds = model.columns.map((f) => (f.behaviour.decode ? f.behaviour.decode.bind(f.behaviour) : null));
+    const lines = model.columns.map((field, i) => {
+      const key = JSON.stringify(field.column);
+      if (!kinds[i] && !this.dialect.decodes.has(field.behaviour.storage)) return `if (${key} in raw) row[${key}] = raw[${key}] ?? null;`;
+      return `if (${key} in raw) { const v = dialect.decode(${JSON.stringify(field.behaviour.storage)}, raw[${key}]); row[${key}] = v !== null && kinds[${i}] ? kinds[${i}](v, raw) : v; }`;
+    });
+    const build = new Function('dialect', 'kinds', `return function decode(raw) { const row = {}; ${lines.join(' ')} return row; };`);
+    return build(this.dialect, kinds) as (raw: Record<string, unknown>) => Row;
   }
 
   /**

@@ -15,6 +15,8 @@ export type Dialect = {
   encode(storage: Storage, value: unknown): unknown;
   /** Driver value -> JS value. */
   decode(storage: Storage, value: unknown): unknown;
+  /** The storage classes whose driver values `decode` changes (the others it returns as they are, null for undefined). */
+  decodes: ReadonlySet<Storage>;
   /** Case-insensitive LIKE (pattern already escaped with backslash). */
   ilike(column: RawBuilder<unknown>, pattern: string): RawBuilder<unknown>;
   /** Regular-expression match. */

@@ -37,6 +37,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
       if (value === null || value === undefined) return null;
       return value;
     },
+    decodes: new Set(),
     ilike: (column, pattern) => sql`${column}::text ILIKE ${pattern}`,
     // A plain join would be hashed over a scan of the whole table when the planner overestimates
     // the left side (it does for a recursive set); LIMIT 1 keeps the lookup a lateral index probe.

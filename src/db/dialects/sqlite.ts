@@ -73,6 +73,7 @@ export function createSqliteDialect(file: string): Dialect {
       if (storage === 'json') return typeof value === 'string' ? JSON.parse(value) : value;
       return value;
     },
+    decodes: new Set(['boolean', 'json']),
     joinById: (table, alias, id) => sql`JOIN ${sql.table(table)} AS ${sql.id(alias)} ON ${sql.ref(`${alias}.id`)} = ${id}`,
     ilike: (column, pattern) => sql`${column} LIKE ${pattern} ESCAPE '\\'`,
     regex: (column, pattern, ci) => sql`${column} REGEXP ${ci ? `(?i)${pattern}` : pattern}`,
