@@ -73,6 +73,8 @@ export class Loader {
       }
       const rounds = [...wanted.values()].filter(({ ids }) => ids.size > 0);
       pending = await Promise.all(rounds.map(async ({ model: target, ids }): Promise<[ResolvedModel, Row[]]> => [target, await this.ensure(target, [...ids])]));
+      // A tree's rows bring their whole ancestry in one query, not a round per level.
+      for (const [m, list] of [...pending]) pending.push(...(await this.ensureAncestors(m, list)));
     }
   }
 
