@@ -235,20 +235,30 @@ export class Store {
 
   /** source id -> linked values (target ids, or content-type labels). */
   async links(exec: Exec, model: ResolvedModel, field: ResolvedField, sourceIds: string[]): Promise<Map<string, string[]>> {
-    const out = new Map<string, string[]>();
-    const valueCol = field.behaviour.relation === 'content_types' ? 'content_type' : 'target_id';
-    const table = joinTable(model, field);
-    for (const part of chunk([...new Set(sourceIds)])) {
-      const text = this.shapeText(`links ${table} ${part.length}`, () => exec.selectFrom(table).select(['source_id', `${valueCol} as value`]).where('source_id', 'in', part).compile());
-      const rows = (await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, part))).rows;
+    return (await this.linksMany(exec, model, [field], sourceIds))[0];
+  }
+
+  /** `links` of several to-many fields of the model in one statement (UNION ALL): one map per field. */
+  async linksMany(exec: Exec, model: ResolvedModel, fields: readonly ResolvedField[], sourceIds: string[]): Promise<Map<string, string[]>[]> {
+    const out = fields.map(() => new Map<string, string[]>());
+    if (fields.length === 0) return out;
+    const tables = fields.map((field) => ({ table: joinTable(model, field), value: field.behaviour.relation === 'content_types' ? 'content_type' : 'target_id' }));
+    for (const part of chunk([...new Set(sourceIds)], Math.max(1, Math.floor(MAX_PARAMS / fields.length)))) {
+      const text = this.shapeText(`links ${tables.map((t) => t.table).join(',')} ${part.length}`, () => {
+        // Values as text: target ids may be UUIDs or integers, content types are labels.
+        const selects = tables.map(({ table, value }, k) => sql`SELECT ${sql.lit(k)} AS k, ${sql.ref('source_id')} AS source_id, CAST(${sql.ref(value)} AS text) AS value FROM ${sql.table(table)} WHERE ${sql.ref('source_id')} IN (${sql.join(part)})`);
+        return sql`${sql.join(selects, sql` UNION ALL `)}`.compile(exec);
+      });
+      const rows = (await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, tables.flatMap(() => part)))).rows;
       for (const r of rows) {
         // Integer ids come back as numbers; rows carry every id as text.
-        const list = out.get(String(r.source_id)) ?? [];
+        const map = out[Number(r.k)];
+        const list = map.get(String(r.source_id)) ?? [];
         list.push(String(r.value));
-        out.set(String(r.source_id), list);
+        map.set(String(r.source_id), list);
       }
     }
-    for (const list of out.values()) list.sort();
+    for (const map of out) for (const list of map.values()) list.sort();
     return out;
   }
 

@@ -47,11 +47,11 @@ function genericTargets(services: Services, model: ResolvedModel, rows: Row[]): 
   return out;
 }
 
-/** Links of `fields` from `rows` (merged into `loaded.links`) and their target rows, loaded; independent queries run concurrently (PostgreSQL's pool). */
+/** Links of `fields` from `rows` (merged into `loaded.links`; one statement) and their target rows, loaded; the target reads run concurrently (PostgreSQL's pool). */
 async function loadLinksOf(services: Services, exec: Exec, model: ResolvedModel, fields: ResolvedField[], rows: Row[], loaded: Loaded, withTargets = true) {
-  const ids = rows.map((r) => r.id);
-  const perField = await Promise.all(fields.map(async (field): Promise<[ResolvedModel, Row[]] | null> => {
-    const links = await services.store.links(exec, model, field, ids);
+  const found = await services.store.linksMany(exec, model, fields, rows.map((r) => r.id));
+  const perField = await Promise.all(fields.map(async (field, i): Promise<[ResolvedModel, Row[]] | null> => {
+    const links = found[i];
     const key = `${model.id}.${field.name}`;
     loaded.links.set(key, new Map([...(loaded.links.get(key) ?? []), ...links]));
     if (!field.to || !withTargets) return null;
@@ -69,7 +69,7 @@ async function loadLinks(services: Services, exec: Exec, model: ResolvedModel, r
   return opts.depth > 0 ? linked : [];
 }
 
-/** Links of the to-many fields declared `nested` from the rows of one nested level: one query per model and field. */
+/** Links of the to-many fields declared `nested` from the rows of one nested level: one query per model. */
 async function loadNestedLinks(services: Services, exec: Exec, level: [ResolvedModel, Row[]][], opts: SerializeOptions, loaded: Loaded) {
   if (opts.excludeM2m) return [];
   const perModel = await Promise.all(level.map(([model, rows]) => {
