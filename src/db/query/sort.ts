@@ -59,10 +59,12 @@ function sortable(model: ResolvedModel, entry: string): boolean {
 
 /**
  * ORDER BY terms for a `sort` value (comma-separated, `-` for descending); unknown names are
- * dropped, and with none left the model's ordering applies. `id` ends every order so pages are stable.
+ * dropped, and with none left the model's ordering applies. `id` ends every order so pages are
+ * stable, descending when every other term is (an index then serves the order read backwards).
  */
 export function buildOrder(registry: Registry, model: ResolvedModel, sort: string | undefined): OrderTerm[] {
   const asked = (sort ?? '').split(',').map((e) => e.trim()).filter((e) => e && sortable(model, e));
   const entries = asked.length > 0 ? asked : model.ordering.filter((e) => model.fieldMap.get(orderingField(e.replace(/^-/, '')))?.column);
-  return [...entries.flatMap((e) => expand(registry, model, [], e, false)), { expr: col(model.table, 'id'), desc: false }];
+  const terms = entries.flatMap((e) => expand(registry, model, [], e, false));
+  return [...terms, { expr: col(model.table, 'id'), desc: terms.length > 0 && terms.every((t) => t.desc) }];
 }
