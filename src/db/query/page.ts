@@ -65,7 +65,7 @@ function unfilteredTexts(exec: Exec, key: string, count: Compilable, select: Com
 }
 
 /**
- * A page whose order starts with an FK (interfaces by device, prefixes by namespace, ...). Sorting
+ * A whole list whose order starts with an FK (interfaces by device, prefixes by namespace, ...). Sorting
  * every row by a correlated look-up of its target costs the whole table per page; instead the
  * rows with a target are read by walking the targets in their own order (an index) and joining
  * each one's rows, and the rows without one (whose key is NULL) form a group of their own, last
@@ -112,6 +112,8 @@ async function fkLedPage(q: PageQuery, lead: OrderVia): Promise<{ count: number;
 
 /** One page of a list in the given order, and the number of rows matching `where`. */
 export function readPage(q: PageQuery): Promise<{ count: number; rows: Raw[] }> {
-  const lead = q.terms[0]?.via;
+  // Only a whole list is walked through its targets: a filter usually picks few rows, which an
+  // index on the filter finds faster than a walk over every target (36 ms for one device's interfaces).
+  const lead = q.where === TRUE ? q.terms[0]?.via : undefined;
   return lead ? fkLedPage(q, lead) : plainPage(q);
 }

@@ -7,10 +7,9 @@
  */
 import { col, or } from '../../../db/query/sql-helpers.js';
 import { resolveIds } from '../../../ops/filters/resolve-values.js';
-import { MODULE_DEPTH_LIMIT, modulesInDevices } from './modules-in-devices.js';
+import { MODULE_DEPTH_LIMIT, findDeviceModules, modulesOf } from './modules-in-devices.js';
 import type { Clause } from '../../../db/query/sql-helpers.js';
 import type { FilterContext, FilterDef } from '../../../ops/filters/filter-set.js';
-import type { Devices } from './modules-in-devices.js';
 
 /**
  * How many modules deep the component `device` filter looks: one level fewer than a device's
@@ -18,13 +17,20 @@ import type { Devices } from './modules-in-devices.js';
  */
 export const COMPONENT_MODULE_DEPTH = MODULE_DEPTH_LIMIT - 1;
 
-/** Components on the devices themselves or on modules at most `depth` deep in them (a fixed set of subqueries). */
-export function componentsOfDevices({ services, model }: FilterContext, devices: Devices, depth: number): Clause {
-  const modules = modulesInDevices(services.registry, devices, depth);
-  return or([
-    (eb) => eb(col(model.table, 'device_id'), 'in', typeof devices === 'function' ? devices(eb) : devices),
-    (eb) => eb(col(model.table, 'module_id'), 'in', modules(eb)),
-  ]);
+/** Components on the devices themselves or on modules at most `depth` deep in them. */
+export async function componentsOfDevices(ctx: FilterContext, devices: string[], depth: number): Promise<Clause> {
+  return or(componentClauses(ctx, devices, modulesOf(await findDeviceModules(ctx.exec, ctx.services.registry, devices, { depth }), devices)));
+}
+
+/**
+ * Components on the devices or on the given modules, as alternatives that each look one indexed
+ * column up (no module subquery runs per row); the modules' one is left out when there are none.
+ */
+export function componentClauses({ model }: FilterContext, devices: string[], modules: string[]): Clause[] {
+  return [
+    ...(devices.length > 0 ? [(eb: Parameters<Clause>[0]) => eb(col(model.table, 'device_id'), 'in', devices)] : []),
+    ...(modules.length > 0 ? [(eb: Parameters<Clause>[0]) => eb(col(model.table, 'module_id'), 'in', modules)] : []),
+  ];
 }
 
 /** `device` (device ids or names) of a modular component: on the device or on a module at most three deep in it. */

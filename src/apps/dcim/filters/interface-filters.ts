@@ -2,8 +2,8 @@
 import { toUuid } from '../../../core/fields/scalar.js';
 import { FALSE, TRUE, and, col, or } from '../../../db/query/sql-helpers.js';
 import { FilterError, requireRowIds, resolveIds } from '../../../ops/filters/resolve-values.js';
-import { componentsOfDevices } from './component-filters.js';
-import { MODULE_DEPTH_LIMIT } from './modules-in-devices.js';
+import { componentClauses, componentsOfDevices } from './component-filters.js';
+import { MODULE_DEPTH_LIMIT, findDeviceModules, modulesOf } from './modules-in-devices.js';
 import type { Clause } from '../../../db/query/sql-helpers.js';
 import type { FilterContext, FilterDef } from '../../../ops/filters/filter-set.js';
 
@@ -14,7 +14,7 @@ function chassisInterfaces({ services, model }: FilterContext, chassis: string):
 }
 
 /** Interfaces of devices: their own and those of modules installed in them (reference `Device.all_interfaces`). */
-function deviceInterfaces(ctx: FilterContext, devices: string[]): Clause {
+function deviceInterfaces(ctx: FilterContext, devices: string[]): Promise<Clause> {
   return componentsOfDevices(ctx, devices, MODULE_DEPTH_LIMIT);
 }
 
@@ -23,17 +23,17 @@ function deviceInterfaces(ctx: FilterContext, devices: string[]): Clause {
  * and its modules' and, for a device that is the master of a virtual chassis, the interfaces
  * (own and modules') of the other members that are not management-only.
  */
-function vcInterfaces(ctx: FilterContext, devices: string[]): Clause {
-  const { services, model } = ctx;
-  const device = services.registry.get('dcim.device').table;
-  const chassis = services.registry.get('dcim.virtualchassis').table;
-  // Members of the chassis the devices master (the masters among them: their interfaces are all in already).
-  const members = (eb: Parameters<Clause>[0]) => eb.selectFrom(device).select(col(device, 'id').as('member'))
-    .where(col(device, 'virtual_chassis_id'), 'in', eb.selectFrom(chassis).select(col(chassis, 'id').as('chassis')).where(col(chassis, 'master_id'), 'in', devices));
+async function vcInterfaces(ctx: FilterContext, devices: string[]): Promise<Clause> {
+  const { services, model, exec } = ctx;
+  // The members of the chassis the devices master (the masters among them: their interfaces are all in already).
+  const found = await findDeviceModules(exec, services.registry, devices, { depth: MODULE_DEPTH_LIMIT, withMembers: true });
   const notManagement = services.dialect.encode('boolean', false);
+  const unmanaged: Clause = (eb) => eb(col(model.table, 'mgmt_only'), '=', notManagement);
+  // One flat OR of alternatives that each start with an indexed column, so the database can
+  // look each up by index instead of testing every interface.
   return or([
-    deviceInterfaces(ctx, devices),
-    and([(eb) => eb(col(model.table, 'mgmt_only'), '=', notManagement), componentsOfDevices(ctx, members, MODULE_DEPTH_LIMIT)]),
+    ...componentClauses(ctx, devices, modulesOf(found, devices)),
+    ...componentClauses(ctx, found.members, modulesOf(found, found.members)).map((c) => and([c, unmanaged])),
   ]);
 }
 

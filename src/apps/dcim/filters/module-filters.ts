@@ -5,9 +5,9 @@
  * ModuleTypeFilterSet, ModuleFamilyFilterSet).
  */
 import { toRowId } from '../../../core/registry/row-id.js';
-import { TRUE, col } from '../../../db/query/sql-helpers.js';
+import { FALSE, TRUE, col } from '../../../db/query/sql-helpers.js';
 import { FilterError, requireRowIds, resolveIds } from '../../../ops/filters/resolve-values.js';
-import { modulesInDevices } from './modules-in-devices.js';
+import { MODULE_DEPTH_LIMIT, findDeviceModules, modulesOf } from './modules-in-devices.js';
 import type { Clause } from '../../../db/query/sql-helpers.js';
 import type { FilterContext, FilterDef } from '../../../ops/filters/filter-set.js';
 
@@ -21,8 +21,8 @@ export const moduleDeviceFilter: FilterDef = {
   lookups: new Set(),
   async build({ services, exec, model }, _lookup, values) {
     const devices = await resolveIds(exec, services.registry.get('dcim.device'), values);
-    const modules = modulesInDevices(services.registry, devices);
-    return (eb) => eb(col(model.table, 'id'), 'in', modules(eb));
+    const modules = modulesOf(await findDeviceModules(exec, services.registry, devices, { depth: MODULE_DEPTH_LIMIT }), devices);
+    return modules.length > 0 ? (eb) => eb(col(model.table, 'id'), 'in', modules) : FALSE;
   },
 };
 

@@ -1,5 +1,5 @@
-import { col } from '../../../db/query/sql-helpers.js';
-import type { Expression, ExpressionBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
+import { sql } from 'kysely';
+import type { Exec } from '../../../db/store.js';
 import type { Registry } from '../../../core/registry/registry.js';
 
 /**
@@ -8,30 +8,39 @@ import type { Registry } from '../../../core/registry/registry.js';
  */
 export const MODULE_DEPTH_LIMIT = 4;
 
-type Eb = ExpressionBuilder<any, any>;
-type Tables = { module: string; bay: string };
-type Ids = SelectQueryBuilder<any, any, any>;
-/** Devices given by id, or as a subquery of device ids (e.g. the members of some virtual chassis). */
-export type Devices = string[] | ((eb: Eb) => Ids);
-
-/** Bays of the devices, and of modules at most `depth - 1` deep in them. */
-function baysBelow(eb: Eb, tables: Tables, devices: Devices, depth: number): Ids {
-  return eb.selectFrom(tables.bay).select(col(tables.bay, 'id').as('bay')).where((inner): Expression<SqlBool> => inner.or([
-    inner(col(tables.bay, 'parent_device_id'), 'in', typeof devices === 'function' ? devices(inner) : devices),
-    ...(depth > 1 ? [inner(col(tables.bay, 'parent_module_id'), 'in', modulesBelow(inner, tables, devices, depth - 1))] : []),
-  ]));
-}
-
-/** Modules installed in the devices at most `depth` deep: one SQL subquery nesting a level per depth. */
-function modulesBelow(eb: Eb, tables: Tables, devices: Devices, depth: number): Ids {
-  return eb.selectFrom(tables.module).select(col(tables.module, 'id').as('module')).where(col(tables.module, 'parent_module_bay_id'), 'in', baysBelow(eb, tables, devices, depth));
-}
+/** What `findDeviceModules` found: the chassis members asked for, and the modules below each device. */
+export type DeviceModules = { members: string[]; modules: Map<string, string[]> };
 
 /**
- * A subquery of the ids of the modules installed in the devices, in their bays or in bays of
- * modules in them, down to `depth` (MODULE_DEPTH_LIMIT: the reference's `Device.all_modules`).
+ * In one statement, whatever the devices hold: the modules installed in each of the devices
+ * (and, with `withMembers`, in each member of a virtual chassis one of them masters), in their
+ * bays or in bays of modules in them down to `depth` (MODULE_DEPTH_LIMIT: the reference's
+ * `Device.all_modules`), and those members.
  */
-export function modulesInDevices(registry: Registry, devices: Devices, depth = MODULE_DEPTH_LIMIT): (eb: Eb) => Ids {
-  const tables = { module: registry.get('dcim.module').table, bay: registry.get('dcim.modulebay').table };
-  return (eb) => modulesBelow(eb, tables, devices, depth);
+export async function findDeviceModules(exec: Exec, registry: Registry, devices: string[], opts: { depth: number; withMembers?: boolean }): Promise<DeviceModules> {
+  const out: DeviceModules = { members: [], modules: new Map() };
+  if (devices.length === 0) return out;
+  const t = (id: string) => sql.table(registry.get(id).table);
+  const [module, bay, device, chassis] = [t('dcim.module'), t('dcim.modulebay'), t('dcim.device'), t('dcim.virtualchassis')];
+  const ids = sql.join(devices);
+  const members = sql`SELECT d.id FROM ${device} AS d WHERE d.virtual_chassis_id IN (SELECT c.id FROM ${chassis} AS c WHERE c.master_id IN (${ids}))`;
+  const seed = opts.withMembers ? sql`b.parent_device_id IN (${ids}) OR b.parent_device_id IN (${members})` : sql`b.parent_device_id IN (${ids})`;
+  const result = await sql<{ kind: string; id: unknown; root: unknown }>`
+    WITH RECURSIVE below(id, root, depth) AS (
+      SELECT m.id, b.parent_device_id, 1 FROM ${module} AS m JOIN ${bay} AS b ON m.parent_module_bay_id = b.id WHERE ${seed}
+      UNION ALL
+      SELECT m.id, below.root, below.depth + 1 FROM below JOIN ${bay} AS b ON b.parent_module_id = below.id JOIN ${module} AS m ON m.parent_module_bay_id = b.id WHERE below.depth < ${sql.lit(opts.depth)}
+    )
+    SELECT 'module' AS kind, id, root FROM below
+    ${opts.withMembers ? sql`UNION ALL SELECT 'member' AS kind, id, NULL AS root FROM (${members}) AS vc` : sql``}`.execute(exec);
+  for (const row of result.rows) {
+    if (row.kind === 'member') out.members.push(String(row.id));
+    else out.modules.set(String(row.root), [...(out.modules.get(String(row.root)) ?? []), String(row.id)]);
+  }
+  return out;
+}
+
+/** The modules below any of `devices` in what `findDeviceModules` found. */
+export function modulesOf(found: DeviceModules, devices: string[]): string[] {
+  return devices.flatMap((d) => found.modules.get(d) ?? []);
 }
