@@ -124,7 +124,11 @@ describe('GET /api/ipam/prefixes/ reference filters', () => {
     assert.deepEqual(await match(P, 'rir=RFC1918'), ['10.0.0.0/8']);
     assert.deepEqual(await match(P, 'q=campus'), ['10.1.0.0/16']);
     assert.deepEqual(await match(P, 'q=10.1.1.130&namespace=Global'), ['10.0.0.0/8', '10.1.0.0/16', '10.1.1.0/24', '10.1.1.128/25']);
+    // As the reference, the mask is ignored and a partial address widened: 10.1.0.0/16 searches 10.1.0.0/32.
     assert.deepEqual(await match(P, 'q=10.1.0.0/16&namespace=Global'), ['10.0.0.0/8', '10.1.0.0/16']);
+    assert.deepEqual(await match(P, 'q=10.1&namespace=Global'), ['10.0.0.0/8', '10.1.0.0/16', '10.1.1.0/24', '10.1.1.128/25']);
+    assert.deepEqual(await match(P, 'q=10.1.1.&namespace=Global'), ['10.0.0.0/8', '10.1.0.0/16', '10.1.1.0/24', '10.1.1.128/25']);
+    assert.deepEqual(await match(P, 'q=11&namespace=Global'), []);
   });
 });
 
@@ -160,7 +164,13 @@ describe('GET /api/ipam/ip-addresses/ filters', () => {
     assert.deepEqual(await match(IP, 'namespace=other'), []);
     assert.deepEqual(await match(IP, `parent=${px.p25.id}`), ['10.1.1.200/32']);
     assert.deepEqual(await match(IP, 'q=host-c'), ['10.1.2.1/16']);
-    assert.deepEqual(await match(IP, 'q=10.1.1.0/24'), ['10.1.1.200/32', '10.1.1.7/24']);
+    // The reference's address search: the mask is ignored, a partial address is the network its parts fix.
+    assert.deepEqual(await match(IP, 'q=10.1.1'), ['10.1.1.200/32', '10.1.1.7/24']);
+    assert.deepEqual(await match(IP, 'q=10.1.1.0/24'), []);
+    assert.deepEqual(await match(IP, 'q=10.1.1.7/16'), ['10.1.1.7/24']);
+    assert.deepEqual(await match(IP, 'q=10'), ['10.1.1.200/32', '10.1.1.7/24', '10.1.2.1/16', '10.9.9.9/8']);
+    assert.deepEqual(await match(IP, 'q=2001:db8::'), ['2001:db8::1/64']);
+    assert.deepEqual(await match(IP, 'q=2001:db8'), ['2001:db8::1/64']);
   });
 
   it('should filter on the parent prefix VRFs and the spec vrf field', async () => {

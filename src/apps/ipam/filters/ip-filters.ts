@@ -4,10 +4,10 @@
  */
 import { sql } from 'kysely';
 import { toUuid } from '../../../core/fields/scalar.js';
-import { parseIp } from '../../../core/ip/index.js';
-import { col, escapeLike, not, or } from '../../../db/query/sql-helpers.js';
+import { TRUE, col, escapeLike, not, or } from '../../../db/query/sql-helpers.js';
 import { FilterError, resolveIds } from '../../../ops/filters/resolve-values.js';
 import { T } from '../net.js';
+import { searchNetworks } from '../search-networks.js';
 import { familyClause, fixedNetFilter, hostOps, networkFilter } from './network.js';
 import { presentInVrfFilter, vrfFilter } from './vrf-scope.js';
 import type { Clause } from '../../../db/query/sql-helpers.js';
@@ -19,18 +19,18 @@ const ASSIGNMENTS = 'ipam_ipaddresstointerface';
 /** `host` exact is the address alone, whatever the mask. */
 const hostField = networkFilter(T.ip, { ...ops, exact: (net) => ops.exact(net, 'bare') });
 
-/** `q`: DNS name or description contains the term, or (as an address or CIDR) the host lies in it. */
+/**
+ * `q`: DNS name or description contains the term, or the host lies in the network the term
+ * reads as, a partial address widened ("10.1" is 10.1.0.0/16; search-networks.ts), as the
+ * reference's `IPAddressQuerySet.string_search`.
+ */
 const qFilter: FilterDef = {
   lookups: new Set(),
   async build({ services }, _lookup, values) {
     const term = values[values.length - 1]?.trim() ?? '';
-    if (term === '') return () => sql`1 = 1` as never;
+    if (term === '') return TRUE;
     const clauses: Clause[] = ['dns_name', 'description'].map((c) => () => services.dialect.ilike(col(T.ip, c), `%${escapeLike(term)}%`) as never);
-    const parsed = parseIp(term);
-    if (parsed.ok) clauses.push(term.includes('/') ? ops.net_host_contained(parsed.value) : ops.exact(parsed.value, term));
-    const id = toUuid(term);
-    if (id) clauses.push((eb) => eb(col(T.ip, 'id'), '=', id));
-    return or(clauses);
+    return or([...clauses, ...searchNetworks(term).map((net) => ops.net_host_contained(net))]);
   },
 };
 

@@ -4,10 +4,10 @@
  */
 import { sql } from 'kysely';
 import { toUuid } from '../../../core/fields/scalar.js';
-import { parseIp } from '../../../core/ip/index.js';
-import { col, escapeLike, or } from '../../../db/query/sql-helpers.js';
+import { TRUE, col, escapeLike, or } from '../../../db/query/sql-helpers.js';
 import { FilterError } from '../../../ops/filters/resolve-values.js';
 import { T } from '../net.js';
+import { searchNetworks } from '../search-networks.js';
 import { familyClause, fixedNetFilter, networkFilter, parseNetValue, rangeOps } from './network.js';
 import { assignedLocationFilter } from './assignment-filters.js';
 import { presentInVrfFilter, vrfFilter } from './vrf-scope.js';
@@ -35,18 +35,18 @@ const broadcastField: FilterDef = {
 /** `contains`: prefixes holding a CIDR (or equal to it) or a bare address. */
 const containsFilter = fixedNetFilter((net, text) => (text.includes('/') ? ops.net_contains_or_equals(net) : ops.net_host(net)));
 
-/** `q`: description contains the term, or (when it reads as an address or CIDR) the prefix holds it. */
+/**
+ * `q`: description contains the term, or the prefix lies inside or around the network the term
+ * reads as, a partial address widened ("10.1" is 10.1.0.0/16, any mask ignored;
+ * search-networks.ts), as the reference's `BaseNetworkQuerySet.string_search`.
+ */
 const qFilter: FilterDef = {
   lookups: new Set(),
   async build({ services }, _lookup, values) {
     const term = values[values.length - 1]?.trim() ?? '';
-    if (term === '') return () => sql`1 = 1` as never;
-    const clauses: Clause[] = [() => services.dialect.ilike(col(T.prefix, 'description'), `%${escapeLike(term)}%`) as never];
-    const parsed = parseIp(term);
-    if (parsed.ok) clauses.push(term.includes('/') ? ops.net_contains_or_equals(parsed.value) : ops.net_host(parsed.value));
-    const id = toUuid(term);
-    if (id) clauses.push((eb) => eb(col(T.prefix, 'id'), '=', id));
-    return or(clauses);
+    if (term === '') return TRUE;
+    const description: Clause = () => services.dialect.ilike(col(T.prefix, 'description'), `%${escapeLike(term)}%`) as never;
+    return or([description, ...searchNetworks(term).flatMap((net) => [ops.net_contained_or_equal(net), ops.net_contains_or_equals(net)])]);
   },
 };
 
