@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { orderingField } from '../../core/registry/resolve.js';
 import { col } from './sql-helpers.js';
-import type { RawBuilder } from 'kysely';
+import type { OrderByItemBuilder, RawBuilder, SelectQueryBuilder } from 'kysely';
 import type { Registry } from '../../core/registry/registry.js';
 import type { ResolvedField, ResolvedModel } from '../../core/registry/types.js';
 
@@ -68,3 +68,17 @@ export function buildOrder(registry: Registry, model: ResolvedModel, sort: strin
   const terms = entries.flatMap((e) => expand(registry, model, [], e, false));
   return [...terms, { expr: col(model.table, 'id'), desc: terms.length > 0 && terms.every((t) => t.desc) }];
 }
+
+/**
+ * `ORDER BY` the terms. A term read through an FK puts NULL (no related object) last when
+ * ascending and first when descending on every database, as the reference's PostgreSQL does;
+ * a column keeps the database's own NULL order, so its index still serves the order.
+ */
+export function orderBy<Q extends SelectQueryBuilder<any, any, any>>(query: Q, terms: readonly OrderTerm[]): Q {
+  return terms.reduce((out, term) => {
+    const direction = (ob: OrderByItemBuilder) => (term.desc ? ob.desc() : ob.asc());
+    const placed = (ob: OrderByItemBuilder) => (term.desc ? ob.desc().nullsFirst() : ob.asc().nullsLast());
+    return out.orderBy(term.expr, term.related ? placed : direction) as Q;
+  }, query);
+}
+

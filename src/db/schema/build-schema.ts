@@ -37,11 +37,13 @@ function modelTable(model: ResolvedModel): TableSpec {
       indexes.push({ columns: cols, unique: false });
     }
   }
-  // The default order (its columns, FK columns for FK entries, then the `id` tiebreaker) is served
-  // by one index, so a page is an index walk with LIMIT instead of a sort of the whole table; an
-  // order led by FKs walks each target's rows in order (db/query/page.ts).
-  const orderCols = model.ordering.map((n) => model.fieldMap.get(orderingField(n))?.column).filter((c): c is string => !!c);
-  if (orderCols.length > 0 && orderCols.length === model.ordering.length) indexes.push({ columns: [...orderCols, 'id'], unique: false });
+  // A default order of the table's own columns (then the `id` tiebreaker) is served by one
+  // index, so a page is an index walk with LIMIT instead of a sort of the whole table. (An order
+  // led by an FK walks the target's order index instead: db/query/page.ts.)
+  const fields = model.ordering.map((n) => ({ field: model.fieldMap.get(orderingField(n)), own: n.endsWith('__id') }));
+  if (fields.length > 0 && fields.every(({ field, own }) => field?.column && (field.kind !== 'fk' || own))) {
+    indexes.push({ columns: [...fields.map(({ field }) => field?.column as string), 'id'], unique: false });
+  }
   return { name: model.table, columns, indexes };
 }
 

@@ -4,7 +4,7 @@ import { pageLinks } from '../../../api/crud/pagination.js';
 import { parsePaging, serializeOptions } from '../../../api/crud/query.js';
 import { sendJson } from '../../../api/crud/respond.js';
 import { queryParams, toRequestContext } from '../../../api/request-context.js';
-import { buildOrder } from '../../../db/query/sort.js';
+import { buildOrder, orderBy } from '../../../db/query/sort.js';
 import { and, col } from '../../../db/query/sql-helpers.js';
 import { FilterError, resolveIds, withDescendants } from '../../../ops/filters/resolve-values.js';
 import { scopeClause } from '../../../ops/read.js';
@@ -89,7 +89,7 @@ async function listConnections(services: Services, list: ConnectionList, req: Fa
   const counted = await db.selectFrom(model.table).select(sql<number>`count(*)`.as('n')).where(where).executeTakeFirst();
   const paging = parsePaging(params, services.config);
   let select = db.selectFrom(model.table).selectAll(model.table).where(where);
-  for (const term of buildOrder(services.registry, model, params.get('sort')?.at(-1))) select = select.orderBy(term.expr, term.desc ? 'desc' : 'asc');
+  select = orderBy(select, buildOrder(services.registry, model, params.get('sort')?.at(-1)));
   if (paging.limit !== null) select = select.limit(paging.limit).offset(paging.offset);
   const rows = (await select.execute()).map((r) => services.store.decode(model, r));
   const opts = serializeOptions(params, rc.baseUrl, { method: req.method });
