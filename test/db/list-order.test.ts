@@ -98,3 +98,22 @@ describe('orders through a foreign key expand the target\'s own ordering, as Dja
   });
 });
 
+describe('a list led by an FK with many targets (walked in one join) or few (read a target at a time)', () => {
+  it('should give the same order and pages either way, group-less rows last', async () => {
+    const groups = await create(t, '/api/tenancy/tenant-groups/', Array.from({ length: 70 }, (_, i) => ({ name: `grp-${String(70 - i).padStart(2, '0')}` })));
+    await create(t, '/api/tenancy/tenants/', [
+      ...groups.flatMap((g: { id: string }, i: number) => [{ name: `ten-${i}-b`, tenant_group: g.id }, { name: `ten-${i}-a`, tenant_group: g.id }]),
+      { name: 'lonely-2' }, { name: 'lonely-10' },
+    ]);
+    const whole = (await t.call('GET', '/api/tenancy/tenants/?limit=1000')).body.results;
+    const names = new Map(groups.map((g: { id: string; name: string }) => [g.id, g.name]));
+    const keys = whole.map((x: any) => (x.tenant_group ? `${names.get(x.tenant_group.id)}/${x.name}` : `~/${x.name}`));
+    assert.deepEqual(keys, [...keys].sort(), 'by group name, then tenant name, group-less last');
+    assert.equal(keys.length, 142);
+    for (const [limit, offset] of [[7, 0], [10, 135], [5, 140], [50, 100]]) {
+      const page = (await t.call('GET', `/api/tenancy/tenants/?limit=${limit}&offset=${offset}`)).body.results.map((x: any) => x.id);
+      assert.deepEqual(page, whole.slice(offset, offset + limit).map((x: any) => x.id), `limit ${limit} offset ${offset}`);
+    }
+  });
+});
+

@@ -83,32 +83,70 @@ async function sliceGroups(groups: Group[], limit: number | null, offset: number
   return rows;
 }
 
+/** Targets few enough to read a target at a time (prefixes of a namespace); more are walked in one join (interfaces of devices). */
+const FEW_TARGETS = 64;
+
 /**
- * A whole list whose order starts with an FK (interfaces by device, tenants by group, ...).
+ * A whole list whose order starts with an FK (interfaces by device, prefixes by namespace, ...).
  * Sorting every row by a correlated look-up of its target costs the whole table per page;
- * instead the rows with a target are read by walking the targets in their own order (an index)
- * and joining each one's rows, and the rows without one (whose key is NULL) form a group of
- * their own, last in ascending order and first in descending order, as the reference
- * (PostgreSQL) sorts NULL, whatever the database. One statement counts both groups.
+ * instead the rows are read target by target in the targets' own order, and the rows without a
+ * target (whose key is NULL) form a group of their own, last in ascending order and first in
+ * descending order, as the reference (PostgreSQL) sorts NULL, whatever the database. One
+ * statement counts the rows, those without a target and the targets.
  */
 async function fkLedPage(q: PageQuery, lead: OrderVia): Promise<Page> {
   const { exec, model } = q;
   const fk = col(model.table, lead.field.column as string);
-  // Both counts through indexes (`count(fk)` would read the column of every row).
-  const counted = await run(exec, exec.selectNoFrom([countOf(q).as('n'), countOf(q).where(fk, 'is', null).as('z')]), keyOf(q, 'counts'), []);
-  const [total, unlinked] = [Number(counted[0]?.n ?? 0), Number(counted[0]?.z ?? 0)];
+  // Every count through an index (`count(fk)` would read the column of every row).
+  const targets = exec.selectFrom(lead.target.table).select(sql<number>`count(*)`.as('n'));
+  const counted = await run(exec, exec.selectNoFrom([countOf(q).as('n'), countOf(q).where(fk, 'is', null).as('z'), targets.as('t')]), keyOf(q, 'counts'), []);
+  const [total, unlinked, few] = [Number(counted[0]?.n ?? 0), Number(counted[0]?.z ?? 0), Number(counted[0]?.t ?? 0) <= FEW_TARGETS];
   const leading = q.terms.findIndex((t) => t.via?.field !== lead.field);
-  const byTarget = q.terms.slice(0, leading).map((t) => ({ expr: sql.ref(`t_lead.${(t.via as OrderVia).column}`), desc: t.desc }));
-  const rest = q.terms.slice(leading);
-  // CROSS JOIN keeps the targets the outer loop on SQLite, so their order index drives the walk.
-  const joined = columns(q, exec.selectFrom(`${lead.target.table} as t_lead`).crossJoin(model.table)).where(sql<boolean>`${fk} = ${sql.ref('t_lead.id')}`).where(q.where);
+  const walk = { lead, byTarget: q.terms.slice(0, leading).map((t) => ({ expr: sql.ref(`t_lead.${(t.via as OrderVia).column}`), desc: t.desc })), rest: q.terms.slice(leading) };
   const alone = columns(q, exec.selectFrom(model.table)).where(q.where).where(fk, 'is', null);
   const groups: Group[] = [
-    { size: total - unlinked, read: (limit, offset) => run(exec, ...slice(orderBy(joined, [...byTarget, ...rest]), limit, offset, keyOf(q, 'joined'))) },
-    { size: unlinked, read: (limit, offset) => run(exec, ...slice(orderBy(alone, rest), limit, offset, keyOf(q, 'alone'))) },
+    ...(few ? await targetGroups(q, walk, total - unlinked) : [joinedGroup(q, walk, total - unlinked)]),
+    { size: unlinked, read: (limit, offset) => run(exec, ...slice(orderBy(alone, walk.rest), limit, offset, keyOf(q, 'alone'))) },
   ];
   if (q.terms[0].desc) groups.reverse();
   return { count: total, rows: await sliceGroups(groups, q.limit, q.offset) };
+}
+
+/** How rows are walked through their targets: the FK, the targets' order, then the rows' own. */
+type Walk = { lead: OrderVia; byTarget: OrderTerm[]; rest: OrderTerm[] };
+
+/**
+ * Every row with a target, in one group read by joining the targets in their order to their
+ * rows (CROSS JOIN keeps the targets the outer loop on SQLite, so their order index drives it).
+ */
+function joinedGroup(q: PageQuery, walk: Walk, size: number): Group {
+  const fk = col(q.model.table, walk.lead.field.column as string);
+  const joined = columns(q, q.exec.selectFrom(`${walk.lead.target.table} as t_lead`).crossJoin(q.model.table)).where(sql<boolean>`${fk} = ${sql.ref('t_lead.id')}`).where(q.where);
+  return { size, read: (limit, offset) => run(q.exec, ...slice(orderBy(joined, [...walk.byTarget, ...walk.rest]), limit, offset, keyOf(q, 'joined'))) };
+}
+
+/**
+ * A group per target, in the targets' order (ties by id), each read on its own through the
+ * order index (FK, own columns, id) without a sort; one statement counts each target's rows
+ * (none for a lone target: it holds all `linked` rows).
+ */
+async function targetGroups(q: PageQuery, walk: Walk, linked: number): Promise<Group[]> {
+  const { exec, model } = q;
+  const fk = col(model.table, walk.lead.field.column as string);
+  const ordered = orderBy(exec.selectFrom(`${walk.lead.target.table} as t_lead`).select('t_lead.id'), [...walk.byTarget, { expr: sql.ref('t_lead.id'), desc: walk.byTarget[0].desc }]);
+  const ids = (await run(exec, ordered, keyOf(q, 'targets'), [])).map((r) => r.id);
+  if (ids.length === 0) return [];
+  const counts = exec.selectFrom(model.table).select([fk.as('target'), sql<number>`count(*)`.as('n')]).where(fk, 'in', ids).groupBy(fk);
+  const sizes = ids.length === 1 ? new Map([[String(ids[0]), linked]])
+    : new Map((await run(exec, counts, keyOf(q, `sizes ${ids.length}`), ids)).map((r) => [String(r.target), Number(r.n)]));
+  const own = columns(q, exec.selectFrom(model.table)).where(q.where);
+  return ids.map((id) => ({
+    size: sizes.get(String(id)) ?? 0,
+    read: (limit, offset) => {
+      const [select, key, params] = slice(orderBy(own.where(fk, '=', id), walk.rest), limit, offset, keyOf(q, 'target'));
+      return run(exec, select, key, [id, ...params]);
+    },
+  }));
 }
 
 function slice(query: Select, limit: number | null, offset: number, key: string | undefined): [Select, string | undefined, unknown[]] {

@@ -37,11 +37,12 @@ function modelTable(model: ResolvedModel): TableSpec {
       indexes.push({ columns: cols, unique: false });
     }
   }
-  // A default order of the table's own columns (then the `id` tiebreaker) is served by one
-  // index, so a page is an index walk with LIMIT instead of a sort of the whole table. (An order
-  // led by an FK walks the target's order index instead: db/query/page.ts.)
+  // The default order (then the `id` tiebreaker) is served by one index, so a page is an index
+  // walk with LIMIT instead of a sort of the whole table: an order of the table's own columns, or
+  // one led by an FK and then its own columns, read a target at a time (db/query/page.ts).
   const fields = model.ordering.map((n) => ({ field: model.fieldMap.get(orderingField(n)), own: n.endsWith('__id') }));
-  if (fields.length > 0 && fields.every(({ field, own }) => field?.column && (field.kind !== 'fk' || own))) {
+  const isOwn = ({ field, own }: (typeof fields)[number]) => !!field?.column && (field.kind !== 'fk' || own);
+  if (fields.length > 0 && fields.every((f, i) => isOwn(f) || (i === 0 && f.field?.column))) {
     indexes.push({ columns: [...fields.map(({ field }) => field?.column as string), 'id'], unique: false });
   }
   return { name: model.table, columns, indexes };
