@@ -15,7 +15,7 @@ export type Results = {
   dbVersion: string;
   machine: { cores: number; cpu: string; memoryGb: number; os: string; node: string; loadAtStart: number; loadAtEnd: number };
   commit: string;
-  dataset: { scale: string; seeded: boolean; seedSeconds: number | null; seedObjectsPerSecond: number | null; counts: Record<string, number> };
+  dataset: { scale: string; seeded: boolean; seedSeconds: number | null; seedObjectsPerSecond: number | null; seedPhaseSeconds?: Record<string, number>; counts: Record<string, number> };
   settings: LoadSettings & { bulkSize: number; bulkRounds: number; serverEnv: Record<string, string> };
   floor: ReadRow | null;
   reads: ReadRow[];
