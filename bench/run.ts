@@ -22,7 +22,7 @@ import { drive } from './lib/load.js';
 import { buildBenchApp } from './lib/local-app.js';
 import { databaseVersion, describeMachine, gitCommit } from './lib/machine.js';
 import { readMemory, watchMemory } from './lib/memory.js';
-import { countStatements, cpuPerRequest, runGuard } from './lib/query-guard.js';
+import { countStatements, cpuPerRequest, runGuard, trackHandlerStatements } from './lib/query-guard.js';
 import { countWriteStatements } from './lib/write-statements.js';
 import { toMarkdown, writeResults } from './lib/report.js';
 import { toScale } from './lib/scales.js';
@@ -129,6 +129,7 @@ async function main(): Promise<number> {
 
     log('query-count guard (in process)...');
     const app = await buildBenchApp(dbUrl, { migrate: false });
+    trackHandlerStatements(app);
     const guard = await runGuard(app, guardPaths(catalog, counts));
     const statements = new Map<string, { statements: number; cpuMs: number }>();
     for (const s of scenarios) {
