@@ -157,8 +157,8 @@ async function main(): Promise<number> {
     const md = toMarkdown(results);
     process.stdout.write(`\n${md}`);
     if (!opts.guardOnly) log(`\nwritten ${writeResults(opts.out, results)} (+ .json)`);
-    const erred = results.reads.filter((r) => r.errors + r.non2xx + r.timeouts > 0);
-    if (erred.length) log(`\n!!! requests failed under load: ${erred.map((r) => r.name).join(', ')}`);
+    const erred = [...results.reads.filter((r) => r.errors + r.non2xx + r.timeouts > 0).map((r) => r.name), ...results.csv.filter((c) => c.error).map((c) => `CSV export of ${c.path}`)];
+    if (erred.length) log(`\n!!! requests failed under load: ${erred.join(', ')}`);
     return guardOk && !erred.length ? 0 : 1;
   } catch (err) {
     log(`service output (last lines):\n${server.output().split('\n').slice(-30).join('\n')}`);
@@ -197,7 +197,10 @@ async function measureAll(c: { server: ChildServer; client: ApiClient; catalog: 
     log(`CSV export ${p}...`);
     const row = await exportCsv(server.url, p, { pid: server.pid, timeoutSeconds: opts.csvTimeout });
     results.csv.push(row);
-    if (!row.complete) results.notes.push(`CSV export of ${p} cut off after ${opts.csvTimeout} s with ${row.rows} rows streamed (--csv-timeout)`);
+    if (row.error) {
+      const alive = await fetch(`${server.url}/health/`).then((r) => r.status, () => 'no answer');
+      results.notes.push(`CSV export of ${p} failed after ${row.seconds.toFixed(1)} s with ${row.rows} rows streamed: ${row.error}; /health/ then answered ${alive}; service output: ${server.output().trim().slice(-500) || 'none'}`);
+    } else if (!row.complete) results.notes.push(`CSV export of ${p} cut off after ${opts.csvTimeout} s with ${row.rows} rows streamed (--csv-timeout)`);
   }
 }
 

@@ -74,7 +74,7 @@ export function toMarkdown(r: Results): string {
     '',
     ...(r.csv.length
       ? ['| list | rows | size | seconds | rows/s | RSS before MB | RSS peak MB | growth MB |', '|---|---:|---:|---:|---:|---:|---:|---:|',
-        ...r.csv.map((c) => `| ${c.path}${c.complete ? '' : ' (cut off)'} | ${n0(c.rows)} | ${kb(c.bytes)} | ${c.seconds.toFixed(2)} | ${n0(c.rowsPerSecond)} | ${n0(c.rssBeforeMb)} | ${n0(c.rssPeakMb)} | ${n1(c.growthMb)} |`)]
+        ...r.csv.map((c) => `| ${c.path}${c.complete ? '' : c.error ? ' (failed, see notes)' : ' (cut off)'} | ${n0(c.rows)} | ${kb(c.bytes)} | ${c.seconds.toFixed(2)} | ${n0(c.rowsPerSecond)} | ${n0(c.rssBeforeMb)} | ${n0(c.rssPeakMb)} | ${n1(c.growthMb)} |`)]
       : ['Not measured (see notes).']),
     '',
     `## Query-count guard: ${r.guardOk ? 'passed' : '**FAILED**'}`,
