@@ -1,7 +1,7 @@
 /**
  * The benchmark harness (issue 7):
  *
- *   npm run bench [-- --scale medium --duration 5 --warmup 1 --connections 10 --csv-timeout 60 --fresh --guard-only]
+ *   npm run bench [-- --scale medium --duration 5 --warmup 1 --connections 10 --csv-timeout 120 --fresh --guard-only]
  *
  * Starts the service as a child process on DATABASE_URL (default bench/.data/bench.sqlite3;
  * PostgreSQL when DATABASE_URL=postgres://...), seeds it when empty, checks the query counts
@@ -22,11 +22,11 @@ import { drive } from './lib/load.js';
 import { buildBenchApp } from './lib/local-app.js';
 import { databaseVersion, describeMachine, gitCommit } from './lib/machine.js';
 import { readMemory, watchMemory } from './lib/memory.js';
-import { countStatements, cpuPerRequest, runGuard } from './lib/query-guard.js';
+import { countStatements, cpuPerRequest, runGuard, trackHandlerStatements } from './lib/query-guard.js';
 import { countWriteStatements } from './lib/write-statements.js';
 import { toMarkdown, writeResults } from './lib/report.js';
 import { toScale } from './lib/scales.js';
-import { FLOOR_PATH, guardPaths, readScenarios } from './lib/scenarios.js';
+import { DATASET_LISTS, FLOOR_PATH, countKey, guardPaths, readScenarios } from './lib/scenarios.js';
 import { freshDatabase } from './lib/scratch-db.js';
 import { startChild, stopAllChildren } from './lib/server.js';
 import { seedDatabase } from './seed.js';
@@ -51,7 +51,7 @@ function readOptions(): Options {
     settings: { duration: num('duration', 5), warmup: num('warmup', 1), connections: num('connections', 10) },
     bulkSize: num('bulk-size', 1000),
     rounds: num('rounds', 3),
-    csvTimeout: num('csv-timeout', 60),
+    csvTimeout: num('csv-timeout', 120),
     fresh: Boolean(a.fresh),
     guardOnly: Boolean(a['guard-only']),
     out: String(a.out ?? path.join(BENCH_DIR, 'results')),
@@ -60,8 +60,8 @@ function readOptions(): Options {
 
 async function datasetCounts(client: ApiClient, catalog: Catalog): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const p of ['dcim/locations', 'dcim/location-types', 'tenancy/tenants', 'tenancy/tenant-groups', 'extras/tags', 'dcim/devices', 'dcim/interfaces', 'ipam/prefixes', 'ipam/ip-addresses', 'extras/object-changes']) {
-    if (catalog.has(...(p.split('/') as [string, string]))) counts[p.split('/')[1]] = await client.count(`/api/${p}/`);
+  for (const p of [...DATASET_LISTS, 'extras/object-changes']) {
+    if (catalog.has(...(p.split('/') as [string, string]))) counts[countKey(p)] = await client.count(`/api/${p}/`);
   }
   return counts;
 }
@@ -129,6 +129,7 @@ async function main(): Promise<number> {
 
     log('query-count guard (in process)...');
     const app = await buildBenchApp(dbUrl, { migrate: false });
+    trackHandlerStatements(app);
     const guard = await runGuard(app, guardPaths(catalog, counts));
     const statements = new Map<string, { statements: number; cpuMs: number }>();
     for (const s of scenarios) {
@@ -143,7 +144,7 @@ async function main(): Promise<number> {
 
     const results: Results = {
       date: new Date().toISOString().slice(0, 10), db, dbVersion, machine, commit: gitCommit(),
-      dataset: { scale: seed ? opts.scale : 'existing', seeded: Boolean(seed), seedSeconds: seed?.seconds ?? null, seedObjectsPerSecond: seed?.objectsPerSecond ?? null, counts },
+      dataset: { scale: seed ? opts.scale : 'existing', seeded: Boolean(seed), seedSeconds: seed?.seconds ?? null, seedObjectsPerSecond: seed?.objectsPerSecond ?? null, seedPhaseSeconds: seed?.phaseSeconds, counts },
       settings: { ...opts.settings, bulkSize: opts.bulkSize, bulkRounds: opts.rounds, serverEnv },
       floor: null, reads: [], bulk: [], csv: [], guard, guardOk, writeStatements,
       server: { startRssMb, peakRssMb: Math.max(startRssMb, seedPeak ?? 0), seedPeakRssMb: seedPeak }, totalSeconds: 0, notes,
@@ -156,8 +157,8 @@ async function main(): Promise<number> {
     const md = toMarkdown(results);
     process.stdout.write(`\n${md}`);
     if (!opts.guardOnly) log(`\nwritten ${writeResults(opts.out, results)} (+ .json)`);
-    const erred = results.reads.filter((r) => r.errors + r.non2xx + r.timeouts > 0);
-    if (erred.length) log(`\n!!! requests failed under load: ${erred.map((r) => r.name).join(', ')}`);
+    const erred = [...results.reads.filter((r) => r.errors + r.non2xx + r.timeouts > 0).map((r) => r.name), ...results.csv.filter((c) => c.error).map((c) => `CSV export of ${c.path}`)];
+    if (erred.length) log(`\n!!! requests failed under load: ${erred.join(', ')}`);
     return guardOk && !erred.length ? 0 : 1;
   } catch (err) {
     log(`service output (last lines):\n${server.output().split('\n').slice(-30).join('\n')}`);
@@ -182,8 +183,10 @@ async function measureAll(c: { server: ChildServer; client: ApiClient; catalog: 
   const bulk = await measureBulk(client, c.fixtures, { pid: server.pid, size: opts.bulkSize, rounds: opts.rounds });
   results.bulk = bulk.rows;
   results.notes.push(...bulk.notes);
+  const rows = (p: string) => results.dataset.counts[countKey(p)] ?? 0;
   const exports = ['ipam/ip-addresses', 'dcim/interfaces', 'dcim/locations', 'tenancy/tenants']
-    .filter((p) => c.catalog.has(...(p.split('/') as [string, string])) && (results.dataset.counts[p.split('/')[1]] ?? 0) > 0)
+    .filter((p) => c.catalog.has(...(p.split('/') as [string, string])) && rows(p) > 0)
+    .sort((a, b) => rows(b) - rows(a))
     .map((p) => `/api/${p}/`);
   for (const p of exports) {
     const support = await csvSupported(server.url, p);
@@ -194,7 +197,10 @@ async function measureAll(c: { server: ChildServer; client: ApiClient; catalog: 
     log(`CSV export ${p}...`);
     const row = await exportCsv(server.url, p, { pid: server.pid, timeoutSeconds: opts.csvTimeout });
     results.csv.push(row);
-    if (!row.complete) results.notes.push(`CSV export of ${p} cut off after ${opts.csvTimeout} s with ${row.rows} rows streamed (--csv-timeout)`);
+    if (row.error) {
+      const alive = await fetch(`${server.url}/health/`).then((r) => r.status, () => 'no answer');
+      results.notes.push(`CSV export of ${p} failed after ${row.seconds.toFixed(1)} s with ${row.rows} rows streamed: ${row.error}; /health/ then answered ${alive}; service output: ${server.output().trim().slice(-500) || 'none'}`);
+    } else if (!row.complete) results.notes.push(`CSV export of ${p} cut off after ${opts.csvTimeout} s with ${row.rows} rows streamed (--csv-timeout)`);
   }
 }
 

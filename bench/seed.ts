@@ -15,14 +15,37 @@ import { makeProgress } from './lib/progress.js';
 import { toScale } from './lib/scales.js';
 import { makeContext } from './lib/seed-context.js';
 import { planLocations, seedCustomFields, seedLocations, seedTags, seedTenancy } from './lib/seed-core.js';
-import { plannedInventory, seedDevices, seedIpam } from './lib/seed-inventory.js';
+import { plannedAssignments, seedIpAssignments } from './lib/seed-assignments.js';
+import { plannedCables, seedCables } from './lib/seed-cables.js';
+import { plannedCircuits, seedCircuits } from './lib/seed-circuits.js';
+import { plannedDevices, seedDevices } from './lib/seed-devices.js';
+import { plannedIpam, seedIpam } from './lib/seed-ipam.js';
+import { plannedNetwork, seedNetwork } from './lib/seed-network.js';
+import { plannedVirtualization, seedClusters, seedVirtualMachines } from './lib/seed-virtualization.js';
 import { makeRng } from './lib/prng.js';
 import { pathToFileURL } from 'node:url';
 import type { Scale } from './lib/scales.js';
+import type { SeedContext, Shape } from './lib/seed-context.js';
 
-export type SeedSummary = { scale: string; seconds: number; objects: number; objectsPerSecond: number; created: Record<string, number>; notes: string[] };
+/** What a seed run made: objects per kind, and seconds per kind (requests and body building, as the progress bar saw them). */
+export type SeedSummary = { scale: string; seconds: number; objects: number; objectsPerSecond: number; created: Record<string, number>; phaseSeconds: Record<string, number>; notes: string[] };
 
 export const DEFAULT_SEED = 20240501;
+
+/**
+ * The phases after the location tree, in order: each may use what earlier ones made (VLANs
+ * for interfaces and prefixes, clusters for servers, devices for circuits and cables, IPs and
+ * interfaces for assignments). A phase the service refuses stops with a note; later ones
+ * skip what it would have made.
+ */
+const PHASES: ((ctx: SeedContext) => Promise<string | null>)[] = [
+  seedNetwork, seedClusters, seedDevices, seedIpam, seedCircuits, seedCables, seedVirtualMachines, seedIpAssignments,
+];
+
+/** Objects the phases plan to make (estimates where the count depends on the data), for the progress bar. */
+function plannedPhases(ctx: SeedContext, shape: Shape): number {
+  return plannedNetwork(ctx, shape) + plannedVirtualization(ctx, shape) + plannedDevices(ctx, shape) + plannedIpam(ctx) + plannedCircuits(ctx) + plannedCables(ctx) + plannedAssignments(ctx);
+}
 
 /** Seeds through `client`; refuses a database that already has locations. */
 export async function seedDatabase(client: ApiClient, opts: { scale: Scale; seed?: number; quiet?: boolean }): Promise<SeedSummary> {
@@ -37,13 +60,14 @@ export async function seedDatabase(client: ApiClient, opts: { scale: Scale; seed
   const s = opts.scale;
   const progress = makeProgress(0, { quiet: opts.quiet });
   const ctx = await makeContext({ client, catalog, scale: s, progress, seed, warn });
-  const total = (catalog.has('extras', 'custom-fields') ? 2 : 0) + s.tags + s.tenantGroups + s.tenants + 4 + plan.length + plannedInventory(ctx);
+  const shape = { sites: plan.filter((p) => p.level === 'Site').length, rooms: plan.filter((p) => p.level === 'Room').length };
+  const total = (catalog.has('extras', 'custom-fields') ? 2 : 0) + s.tags + s.tenantGroups + s.tenants + 4 + plan.length + plannedPhases(ctx, shape);
   ctx.progress = makeProgress(total, { quiet: opts.quiet });
   await seedCustomFields(ctx);
   await seedTags(ctx);
   await seedTenancy(ctx);
   await seedLocations(ctx, plan);
-  for (const phase of [seedDevices, seedIpam]) {
+  for (const phase of PHASES) {
     try {
       const note = await phase(ctx);
       if (note) notes.push(note);
@@ -54,7 +78,7 @@ export async function seedDatabase(client: ApiClient, opts: { scale: Scale; seed
   ctx.progress.finish();
   const seconds = (performance.now() - started) / 1000;
   const objects = Object.values(ctx.created).reduce((a, b) => a + b, 0);
-  return { scale: s.name, seconds, objects, objectsPerSecond: objects / seconds, created: ctx.created, notes };
+  return { scale: s.name, seconds, objects, objectsPerSecond: objects / seconds, created: ctx.created, phaseSeconds: ctx.progress.seconds(), notes };
 }
 
 async function main(): Promise<void> {

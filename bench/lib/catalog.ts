@@ -23,14 +23,38 @@ export const OBJECT_TYPES: Record<string, string> = {
   'dcim/devices': 'dcim.device',
   'dcim/interfaces': 'dcim.interface',
   'dcim/racks': 'dcim.rack',
+  'dcim/rack-groups': 'dcim.rackgroup',
+  'dcim/cables': 'dcim.cable',
   'ipam/prefixes': 'ipam.prefix',
   'ipam/ip-addresses': 'ipam.ipaddress',
   'ipam/vlans': 'ipam.vlan',
+  'ipam/vlan-groups': 'ipam.vlangroup',
+  'ipam/vrfs': 'ipam.vrf',
+  'ipam/route-targets': 'ipam.routetarget',
+  'circuits/providers': 'circuits.provider',
+  'circuits/circuits': 'circuits.circuit',
+  'circuits/circuit-terminations': 'circuits.circuittermination',
+  'virtualization/clusters': 'virtualization.cluster',
+  'virtualization/virtual-machines': 'virtualization.virtualmachine',
+  'virtualization/interfaces': 'virtualization.vminterface',
 };
+
+/** Object types above that carry no tags in the reference (a tag's content types leave them out). */
+const UNTAGGED = new Set(['dcim.rackgroup']);
 
 /** Object types of `OBJECT_TYPES` whose endpoints exist, filtered to `wanted` when given. */
 export function presentTypes(catalog: Catalog, wanted?: string[]): string[] {
   return Object.entries(OBJECT_TYPES)
     .filter(([key, type]) => catalog.has(...(key.split('/') as [string, string])) && (!wanted || wanted.includes(type)))
     .map(([, type]) => type);
+}
+
+/** Object types whose endpoints exist and that carry tags. */
+export function taggableTypes(catalog: Catalog): string[] {
+  return presentTypes(catalog).filter((t) => !UNTAGGED.has(t));
+}
+
+/** Whether every `app/path` endpoint exists. */
+export function hasAll(catalog: Catalog, paths: string[]): boolean {
+  return paths.every((p) => catalog.has(...(p.split('/') as [string, string])));
 }

@@ -3,7 +3,19 @@ export type ApiResponse<T = any> = { status: number; body: T; raw: string; heade
 
 export class ApiError extends Error {
   constructor(readonly method: string, readonly path: string, readonly status: number, readonly raw: string) {
-    super(`${method} ${path} -> ${status}: ${raw.slice(0, 800)}`);
+    super(`${method} ${path} -> ${status}: ${summarize(raw).slice(0, 800)}`);
+  }
+}
+
+/** A bulk request's per-item errors without the empty entries of the items that passed: `[26] {...}`. */
+function summarize(raw: string): string {
+  try {
+    const body = JSON.parse(raw);
+    if (!Array.isArray(body)) return raw;
+    const failed = body.map((e, i) => [i, e] as const).filter(([, e]) => e && typeof e === 'object' && Object.keys(e).length);
+    return `${failed.length} of ${body.length} items refused: ${failed.slice(0, 3).map(([i, e]) => `[${i}] ${JSON.stringify(e)}`).join(' ')}`;
+  } catch {
+    return raw;
   }
 }
 

@@ -13,8 +13,13 @@ export type Fixtures = {
   tagIds: string[];
   activeLocationStatus: string | null;
   deviceId: string | null;
+  deviceName: string | null;
   prefix16: string | null;
   prefixWithIps: string | null;
+  /** A rack with devices mounted in it. */
+  rackId: string | null;
+  /** A device interface with an IP address assigned. */
+  interfaceWithIp: string | null;
 };
 
 type Obj = { id: string; name?: string; prefix?: string; location_type?: { id: string }; tenant?: { id: string } | null };
@@ -41,12 +46,24 @@ export async function loadFixtures(client: ApiClient, catalog: Catalog): Promise
     tagIds: (await client.all<Obj>('/api/extras/tags/')).slice(0, 2).map((t) => t.id),
     activeLocationStatus: statuses[0]?.id ?? null,
     deviceId: null,
+    deviceName: null,
     prefix16: null,
     prefixWithIps: null,
+    rackId: null,
+    interfaceWithIp: null,
   };
   if (catalog.has('dcim', 'devices')) {
     const res = await client.request('GET', '/api/dcim/devices/?limit=1');
     fx.deviceId = res.body?.results?.[0]?.id ?? null;
+    fx.deviceName = res.body?.results?.[0]?.name ?? null;
+  }
+  if (catalog.has('dcim', 'racks')) {
+    const res = await client.request('GET', '/api/dcim/racks/?limit=1&has_devices=true');
+    fx.rackId = res.body?.results?.[0]?.id ?? null;
+  }
+  if (catalog.has('ipam', 'ip-address-to-interface')) {
+    const res = await client.request('GET', '/api/ipam/ip-address-to-interface/?limit=100');
+    fx.interfaceWithIp = (res.body?.results ?? []).find((a: { interface: { id: string } | null }) => a.interface)?.interface.id ?? null;
   }
   if (catalog.has('ipam', 'prefixes')) {
     const res = await client.request('GET', '/api/ipam/prefixes/?limit=1&prefix_length=16');

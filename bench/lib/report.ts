@@ -15,7 +15,7 @@ export type Results = {
   dbVersion: string;
   machine: { cores: number; cpu: string; memoryGb: number; os: string; node: string; loadAtStart: number; loadAtEnd: number };
   commit: string;
-  dataset: { scale: string; seeded: boolean; seedSeconds: number | null; seedObjectsPerSecond: number | null; counts: Record<string, number> };
+  dataset: { scale: string; seeded: boolean; seedSeconds: number | null; seedObjectsPerSecond: number | null; seedPhaseSeconds?: Record<string, number>; counts: Record<string, number> };
   settings: LoadSettings & { bulkSize: number; bulkRounds: number; serverEnv: Record<string, string> };
   floor: ReadRow | null;
   reads: ReadRow[];
@@ -74,7 +74,7 @@ export function toMarkdown(r: Results): string {
     '',
     ...(r.csv.length
       ? ['| list | rows | size | seconds | rows/s | RSS before MB | RSS peak MB | growth MB |', '|---|---:|---:|---:|---:|---:|---:|---:|',
-        ...r.csv.map((c) => `| ${c.path}${c.complete ? '' : ' (cut off)'} | ${n0(c.rows)} | ${kb(c.bytes)} | ${c.seconds.toFixed(2)} | ${n0(c.rowsPerSecond)} | ${n0(c.rssBeforeMb)} | ${n0(c.rssPeakMb)} | ${n1(c.growthMb)} |`)]
+        ...r.csv.map((c) => `| ${c.path}${c.complete ? '' : c.error ? ' (failed, see notes)' : ' (cut off)'} | ${n0(c.rows)} | ${kb(c.bytes)} | ${c.seconds.toFixed(2)} | ${n0(c.rowsPerSecond)} | ${n0(c.rssBeforeMb)} | ${n0(c.rssPeakMb)} | ${n1(c.growthMb)} |`)]
       : ['Not measured (see notes).']),
     '',
     `## Query-count guard: ${r.guardOk ? 'passed' : '**FAILED**'}`,

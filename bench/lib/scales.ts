@@ -1,4 +1,9 @@
-/** Data-set sizes per scale. Large follows issue 7: ~1 000 locations, 10 000 devices, 200 000 interfaces, 20 000 prefixes, 100 000 IPs. */
+/**
+ * Data-set sizes per scale. Large follows issue 7: ~1 000 locations, 10 000 devices, 200 000
+ * interfaces, 20 000 prefixes, 100 000 IPs. Medium holds a list of over 100 000 rows
+ * (interfaces: 2 000 48-port switches with two uplinks and a management port) so the CSV
+ * phase exports 100 000 rows at that scale too.
+ */
 export type Scale = {
   name: ScaleName;
   tenantGroups: number;
@@ -12,9 +17,19 @@ export type Scale = {
   buildingsPerSite: [number, number];
   roomsPerBuilding: [number, number];
   devices: number;
+  /** Interfaces per device: access ports, then two uplinks and a management port. */
   interfacesPerDevice: number;
+  /** Devices mounted per rack; each room gets the racks its devices need, sometimes a spare. */
+  devicesPerRack: number;
   prefixes: number;
   ipAddresses: number;
+  /** VLANs in each site's VLAN group. */
+  vlansPerSite: number;
+  vrfs: number;
+  circuits: number;
+  /** Inclusive [min, max] virtualization clusters per site. */
+  clustersPerSite: [number, number];
+  virtualMachines: number;
 };
 
 export type ScaleName = 'small' | 'medium' | 'large';
@@ -23,17 +38,20 @@ export const SCALES: Record<ScaleName, Scale> = {
   small: {
     name: 'small', tenantGroups: 4, tenants: 40, tags: 8, regions: 2, subRegions: 1,
     sitesPerRegion: [2, 4], buildingsPerSite: [1, 3], roomsPerBuilding: [1, 3],
-    devices: 100, interfacesPerDevice: 10, prefixes: 100, ipAddresses: 500,
+    devices: 100, interfacesPerDevice: 10, devicesPerRack: 6, prefixes: 100, ipAddresses: 500,
+    vlansPerSite: 8, vrfs: 5, circuits: 20, clustersPerSite: [1, 1], virtualMachines: 150,
   },
   medium: {
     name: 'medium', tenantGroups: 12, tenants: 300, tags: 20, regions: 4, subRegions: 2,
     sitesPerRegion: [3, 5], buildingsPerSite: [2, 4], roomsPerBuilding: [2, 5],
-    devices: 2000, interfacesPerDevice: 20, prefixes: 4000, ipAddresses: 20000,
+    devices: 2000, interfacesPerDevice: 51, devicesPerRack: 6, prefixes: 4000, ipAddresses: 20000,
+    vlansPerSite: 30, vrfs: 40, circuits: 320, clustersPerSite: [1, 2], virtualMachines: 3000,
   },
   large: {
     name: 'large', tenantGroups: 30, tenants: 1000, tags: 40, regions: 5, subRegions: 3,
     sitesPerRegion: [3, 7], buildingsPerSite: [2, 4], roomsPerBuilding: [2, 4],
-    devices: 10000, interfacesPerDevice: 20, prefixes: 20000, ipAddresses: 100000,
+    devices: 10000, interfacesPerDevice: 20, devicesPerRack: 8, prefixes: 20000, ipAddresses: 100000,
+    vlansPerSite: 40, vrfs: 150, circuits: 1500, clustersPerSite: [1, 3], virtualMachines: 15000,
   },
 };
 

@@ -15,9 +15,10 @@ export function readScenarios(catalog: Catalog, fx: Fixtures, counts: Record<str
   const notes: string[] = [];
   /** An endpoint is measured only when it exists and holds data (an empty page says nothing). */
   const usable = (app: string, path: string) => {
-    if (!catalog.has(app, path)) notes.push(`${path} scenarios skipped: no /api/${app}/${path}/ endpoint`);
-    else if (!counts[path]) notes.push(`${path} scenarios skipped: the table is empty (see the seed notes)`);
-    return catalog.has(app, path) && counts[path] > 0;
+    const key = countKey(`${app}/${path}`);
+    if (!catalog.has(app, path)) notes.push(`${key} scenarios skipped: no /api/${app}/${path}/ endpoint`);
+    else if (!counts[key]) notes.push(`${key} scenarios skipped: the table is empty (see the seed notes)`);
+    return catalog.has(app, path) && counts[key] > 0;
   };
   const s: ReadScenario[] = [
     { name: 'locations list, limit 50, depth 0', paths: [FLOOR_PATH], list: true },
@@ -47,11 +48,51 @@ export function readScenarios(catalog: Catalog, fx: Fixtures, counts: Record<str
     if (fx.prefix16) s.push({ name: 'IP addresses net_host_contained', paths: [`/api/ipam/ip-addresses/?limit=50&address__net_host_contained=${fx.prefix16}`], list: true });
     if (fx.prefixWithIps) s.push({ name: 'IP addresses filtered by parent', paths: [`/api/ipam/ip-addresses/?limit=50&parent=${fx.prefixWithIps}`], list: true });
   }
+  s.push(...modelScenarios(usable, fx));
   return { scenarios: s, notes };
 }
 
-/** List endpoints the query guard checks, among those that exist. */
+/**
+ * Reads of the models added to the data set after the first request mix (racks, VLANs,
+ * circuits, cables, VMs, IP assignments). They render afresh (uncached), so a slow path in
+ * any of them shows in req/s and latency on both databases, not only in SQLite's CPU ms.
+ */
+function modelScenarios(usable: (app: string, path: string) => boolean, fx: Fixtures): ReadScenario[] {
+  const s: [string, string][] = [];
+  if (usable('dcim', 'interfaces')) s.push(['interfaces list, limit 50, depth 1', '/api/dcim/interfaces/?limit=50&depth=1']);
+  if (usable('dcim', 'racks')) {
+    s.push(['racks list, limit 50, depth 1', '/api/dcim/racks/?limit=50&depth=1']);
+    if (fx.rackId && usable('dcim', 'devices')) s.push(['devices filtered by rack (FK)', `/api/dcim/devices/?limit=50&rack=${fx.rackId}`]);
+  }
+  if (usable('ipam', 'vlans')) s.push(['VLANs list, limit 50, depth 1', '/api/ipam/vlans/?limit=50&depth=1']);
+  if (usable('ipam', 'vrfs')) s.push(['VRFs list, limit 50, depth 1', '/api/ipam/vrfs/?limit=50&depth=1']);
+  if (usable('circuits', 'circuits')) s.push(['circuits list, limit 50, depth 1', '/api/circuits/circuits/?limit=50&depth=1']);
+  if (usable('dcim', 'cables')) {
+    s.push(['cables list, limit 50, depth 0', '/api/dcim/cables/?limit=50']);
+    if (fx.deviceName) s.push(['cables filtered by device', `/api/dcim/cables/?limit=50&device=${encodeURIComponent(fx.deviceName)}`]);
+  }
+  if (usable('virtualization', 'virtual-machines')) s.push(['virtual machines list, limit 50, depth 1', '/api/virtualization/virtual-machines/?limit=50&depth=1']);
+  if (usable('ipam', 'ip-address-to-interface')) {
+    if (fx.interfaceWithIp) s.push(['IP addresses filtered by interface', `/api/ipam/ip-addresses/?limit=50&interfaces=${fx.interfaceWithIp}`]);
+    if (fx.deviceName) s.push(['IP addresses filtered by device', `/api/ipam/ip-addresses/?limit=50&device=${encodeURIComponent(fx.deviceName)}`]);
+  }
+  return s.map(([name, path]) => ({ name: `${name}, uncached`, paths: [path], list: true, headers: UNCACHED }));
+}
+
+/** The lists whose row counts the report gives (and the scenarios and the guard consult), as `app/path`. */
+export const DATASET_LISTS = [
+  'dcim/locations', 'dcim/location-types', 'tenancy/tenants', 'tenancy/tenant-groups', 'extras/tags', 'dcim/devices', 'dcim/interfaces', 'ipam/prefixes', 'ipam/ip-addresses',
+  'dcim/racks', 'dcim/rack-groups', 'dcim/platforms', 'dcim/cables', 'ipam/rirs', 'ipam/route-targets', 'ipam/vrfs', 'ipam/vlan-groups', 'ipam/vlans',
+  'ipam/ip-address-to-interface', 'circuits/providers', 'circuits/circuit-types', 'circuits/circuits', 'circuits/circuit-terminations',
+  'virtualization/cluster-types', 'virtualization/cluster-groups', 'virtualization/clusters', 'virtualization/virtual-machines', 'virtualization/interfaces',
+];
+
+/** The key of a list in the counts: its path segment, except VM interfaces (`interfaces` is the device interfaces' key). */
+export function countKey(appPath: string): string {
+  return appPath === 'virtualization/interfaces' ? 'vm-interfaces' : appPath.split('/')[1];
+}
+
+/** List endpoints the query guard checks: those of the data set that exist and hold rows. */
 export function guardPaths(catalog: Catalog, counts: Record<string, number>): string[] {
-  const wanted = ['dcim/locations', 'dcim/location-types', 'tenancy/tenants', 'tenancy/tenant-groups', 'extras/tags', 'dcim/devices', 'dcim/interfaces', 'ipam/prefixes', 'ipam/ip-addresses'];
-  return wanted.filter((p) => catalog.has(...(p.split('/') as [string, string])) && (counts[p.split('/')[1]] ?? 0) > 0).map((p) => `/api/${p}/`);
+  return DATASET_LISTS.filter((p) => catalog.has(...(p.split('/') as [string, string])) && (counts[countKey(p)] ?? 0) > 0).map((p) => `/api/${p}/`);
 }

@@ -1,6 +1,6 @@
 import { CITIES, COLORS, COMPANY_A, COMPANY_B, CONTINENTS, COUNTRIES, SECTORS, STREETS, TAG_WORDS, TIME_ZONES, numbered } from './names.js';
 import { createAll, someCustomFields, someTags } from './seed-context.js';
-import { presentTypes } from './catalog.js';
+import { presentTypes, taggableTypes } from './catalog.js';
 import type { ApiResponse } from './client.js';
 import type { Rng } from './prng.js';
 import type { Scale } from './scales.js';
@@ -41,10 +41,10 @@ export function planLocations(scale: Scale, rng: Rng): PlannedLocation[] {
   return plan;
 }
 
-/** Custom fields (when the service has them) on locations, tenants and devices. */
+/** Custom fields (when the service has them) on locations, tenants, devices, racks, circuits and virtual machines. */
 export async function seedCustomFields(ctx: SeedContext): Promise<void> {
   if (!ctx.catalog.has('extras', 'custom-fields')) return;
-  const types = presentTypes(ctx.catalog, ['dcim.location', 'tenancy.tenant', 'dcim.device']);
+  const types = presentTypes(ctx.catalog, ['dcim.location', 'tenancy.tenant', 'dcim.device', 'dcim.rack', 'circuits.circuit', 'virtualization.virtualmachine']);
   const fields = [
     { key: 'bench_owner', label: 'Owner', type: 'text', content_types: types },
     { key: 'bench_cost_center', label: 'Cost center', type: 'integer', content_types: types },
@@ -59,7 +59,7 @@ export async function seedCustomFields(ctx: SeedContext): Promise<void> {
 
 export async function seedTags(ctx: SeedContext): Promise<void> {
   const rng = ctx.rng('tags');
-  const contentTypes = presentTypes(ctx.catalog);
+  const contentTypes = taggableTypes(ctx.catalog);
   const items = Array.from({ length: ctx.scale.tags }, (_, i) => ({
     name: numbered(TAG_WORDS, i), color: rng.pick(COLORS), description: rng.chance(0.5) ? `Objects marked ${numbered(TAG_WORDS, i)}` : '', content_types: contentTypes,
   }));
@@ -87,7 +87,7 @@ export async function seedTenancy(ctx: SeedContext): Promise<void> {
 
 /** Region (nestable) > Site > Building > Room; every type may hold the inventory models that exist. */
 async function seedLocationTypes(ctx: SeedContext): Promise<Record<LocationLevel, string>> {
-  const holds = presentTypes(ctx.catalog, ['dcim.device', 'dcim.rack', 'ipam.prefix', 'ipam.vlan']);
+  const holds = presentTypes(ctx.catalog, ['dcim.device', 'dcim.rack', 'dcim.rackgroup', 'ipam.prefix', 'ipam.vlan', 'ipam.vlangroup', 'virtualization.cluster', 'circuits.circuittermination']);
   const ids = {} as Record<LocationLevel, string>;
   let parent: string | null = null;
   for (const level of ['Region', 'Site', 'Building', 'Room'] as LocationLevel[]) {
@@ -142,8 +142,24 @@ export async function seedLocations(ctx: SeedContext, plan: PlannedLocation[]): 
     const made = await createAll<Ref>(ctx, 'locations', '/api/dcim/locations/', bodies);
     made.forEach((obj, k) => { ids[members[k]] = obj.id; });
   }
+  const keys = siteKeys(plan);
   plan.forEach((entry, i) => {
-    if (entry.level === 'Room') ctx.rooms.push({ id: ids[i], site: entry.site });
-    if (entry.level === 'Site') ctx.sites.push({ id: ids[i], name: entry.name });
+    if (entry.level === 'Site') ctx.sites.push({ id: ids[i], name: keys.get(i)! });
+    if (entry.level !== 'Room') return;
+    const building = plan[entry.parent!];
+    ctx.rooms.push({ id: ids[i], site: keys.get(building.parent!)!, label: `${building.name.replace('Building ', '')}-${entry.name.replace('Room ', '')}` });
   });
+}
+
+/** A unique key per site (by plan index): its code, with "-2", "-3"... when an earlier site has the same code (Dubai and Dublin are both DUB). */
+function siteKeys(plan: PlannedLocation[]): Map<number, string> {
+  const seen = new Map<string, number>();
+  const keys = new Map<number, string>();
+  plan.forEach((entry, i) => {
+    if (entry.level !== 'Site') return;
+    const n = (seen.get(entry.name) ?? 0) + 1;
+    seen.set(entry.name, n);
+    keys.set(i, n > 1 ? `${entry.name}-${n}` : entry.name);
+  });
+  return keys;
 }
