@@ -163,3 +163,13 @@ describe('locations by the content types their type allows', () => {
     assert.deepEqual(await ids('/api/dcim/locations/?content_type=dcim.device&content_type__n=ipam.vlan'), []);
   });
 });
+
+describe('FK filter values: an id or a name, never both', () => {
+  it('should look a UUID-shaped value up as an id only, as the reference (not as a name)', async () => {
+    const odd = '0b6c5d2e-1111-4222-8333-944455556666';
+    await create(t, '/api/circuits/providers/', { name: odd });
+    const res = await t.call('GET', `/api/circuits/circuits/?provider=${odd}`);
+    assert.equal(res.status, 400, res.raw);
+    assert.deepEqual(await ids(`/api/circuits/circuits/?provider=P1&provider=${o.p2.id}`), [o.c1.id, o.c2.id].sort());
+  });
+});

@@ -36,13 +36,16 @@ export async function resolveIds(exec: Exec, model: ResolvedModel, values: strin
   const seen = new Set<string>();
   for (const part of chunk(values)) {
     const uuids = part.map((v) => toRowId(model, v)).filter((u): u is string => !!u);
+    // A value that reads as an id is looked up as one only, as the reference's
+    // MultiMatchModelMultipleChoiceField does (and no name index scan is paid for it).
+    const names = model.id_type === 'uuid' ? part.filter((v) => !toRowId(model, v)) : part;
     let query = exec.selectFrom(model.table).select(['id']);
     if (byName) query = query.select(`${byName} as name`);
     const rows = await query
       .where((eb) => eb.or([
         ...(uuids.length ? [eb('id', 'in', uuids)] : []),
-        ...(byName ? [eb(byName, 'in', part)] : []),
-        ...(!uuids.length && !byName ? [eb('id', 'is', null)] : []),
+        ...(byName && names.length ? [eb(byName, 'in', names)] : []),
+        ...(!uuids.length && !(byName && names.length) ? [eb('id', 'is', null)] : []),
       ]))
       .execute();
     for (const row of rows) {
