@@ -80,6 +80,8 @@ export const KIND_SCHEMAS: Readonly<Record<FieldKind, KindSchema>> = {
   tree_depth: fixed({ type: 'integer', minimum: 0 }),
   computed: fixed({}),
   ip_address: fixed({ type: 'string', format: 'ip' }),
+  // Read as null when empty; written as any EUI-48 text, empty or null.
+  mac_address: { read: () => ({ type: 'string', nullable: true }), write: () => ({ type: 'string', maxLength: 18, nullable: true }) },
 };
 
 /** Wraps a schema for a nullable field (`allOf` keeps `$ref` siblings valid in OpenAPI 3.0). */

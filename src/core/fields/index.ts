@@ -1,6 +1,7 @@
 import { autoIdKind } from './auto-id.js';
 import { choiceKind } from './choice.js';
 import { ipAddressKind } from './ip.js';
+import { macAddressKind } from './mac.js';
 import { numberKinds } from './number.js';
 import { relationKinds } from './relation.js';
 import { scalarKinds } from './scalar.js';
@@ -16,6 +17,7 @@ export const KINDS: Readonly<Record<FieldKind, KindBehaviour>> = Object.freeze({
   ...relationKinds,
   choice: choiceKind,
   ip_address: ipAddressKind,
+  mac_address: macAddressKind,
   auto_id: autoIdKind,
 } as Record<FieldKind, KindBehaviour>);
 

@@ -38,6 +38,8 @@ export type KindBehaviour = {
   parseFilter(raw: string, field: ResolvedField): Parsed;
   /** In-memory value -> stored value, before the dialect's codec (e.g. address text -> 16 bytes). */
   encode?(value: unknown): unknown;
+  /** The value a null input stands for when the field is not nullable (a MAC address: empty), instead of refusing it. */
+  nullInput?: unknown;
   /** Stored value -> in-memory value, after the dialect's codec; `raw` is the whole stored row. */
   decode?(value: unknown, raw: Record<string, unknown>): unknown;
 };

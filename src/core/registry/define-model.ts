@@ -41,6 +41,8 @@ export const f = {
   /** Derived count of `model` rows whose `field` references this object. */
   count: (model: string, field: string, opts: Opts = {}) => ({ kind: 'count' as const, read_only: true, count: { model, field }, ...opts }),
   treeDepth: () => ({ kind: 'tree_depth' as const, read_only: true }),
+  /** MAC address, stored as `AA:BB:CC:DD:EE:FF` or empty (core/fields/mac.ts). */
+  macAddress: (opts: Opts = {}) => ({ kind: 'mac_address' as const, default: '', ...opts }),
   /** IP address held as text, stored as 16 big-endian bytes (core/fields/ip.ts). */
   ipAddress: make('ip_address'),
   /**

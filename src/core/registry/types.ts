@@ -6,7 +6,7 @@ export type FieldKind =
   | 'integer' | 'positive_integer' | 'big_integer' | 'decimal' | 'float'
   | 'boolean' | 'date' | 'datetime' | 'json' | 'uuid' | 'choice'
   | 'fk' | 'm2m' | 'content_types' | 'content_type' | 'generic_fk'
-  | 'count' | 'tree_depth' | 'computed' | 'ip_address' | 'auto_id';
+  | 'count' | 'tree_depth' | 'computed' | 'ip_address' | 'mac_address' | 'auto_id';
 
 export type OnDelete = 'CASCADE' | 'PROTECT' | 'SET_NULL';
 

@@ -52,7 +52,10 @@ async function parseToMany(ctx: ParseCtx, field: ResolvedField, value: unknown):
 
 /** Scalar, content-type and null values parse without the database. */
 function parseLocal(ctx: ParseCtx, field: ResolvedField, value: unknown): { value?: unknown; error?: string } {
-  if (value === null) return field.nullable ? { value: null } : { error: 'This field may not be null.' };
+  if (value === null) {
+    if (field.nullable) return { value: null };
+    return field.behaviour.nullInput === undefined ? { error: 'This field may not be null.' } : { value: field.behaviour.nullInput };
+  }
   if (field.behaviour.relation === 'content_type') {
     return typeof value === 'string' && ctx.services.registry.find(value) ? { value } : { error: `Invalid content type: ${String(value)}` };
   }

@@ -130,7 +130,7 @@ export const deviceInterface = defineModel({
     ...pathEndpointFields(),
     type: f.choice(InterfaceTypeChoices, { required: true, options_type: 'field' }),
     mode: f.choice(InterfaceModeChoices, { default: '', options_type: 'field' }),
-    mac_address: f.string({ default: '' }),
+    mac_address: f.macAddress(),
     ip_address_count: f.count('ipam.ipaddresstointerface', 'interface'),
     speed: f.integer({ nullable: true }),
     duplex: f.choice(InterfaceDuplexChoices, { default: '', options_type: 'field' }),

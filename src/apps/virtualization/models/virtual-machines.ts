@@ -48,7 +48,7 @@ export const vmInterface = defineModel({
   features: ['statuses', 'roles', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     mode: f.choice(InterfaceModeChoices, { default: '', options_type: 'field' }),
-    mac_address: f.string({ default: '' }),
+    mac_address: f.macAddress(),
     enabled: f.boolean({ default: true }),
     mtu: f.integer({ nullable: true, min_value: 1, max_value: 65536, label: 'MTU' }),
     name: f.string({ max_length: 255, required: true }),
