@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { addColumnSql, buildTableSpecs, createIndexSql, createTableSql } from './build-schema.js';
 import { migrateIntegerIds } from './integer-ids.js';
 import { fillNaturalOrderKeys } from './natural-order-keys.js';
+import { normalizeMacAddresses } from './mac-addresses.js';
 import type { Dialect } from '../dialects/dialect.js';
 import type { Registry } from '../../core/registry/registry.js';
 
@@ -28,6 +29,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 1, name: 'registry schema', up: syncRegistrySchema },
   { id: 2, name: 'integer ids (auth.group)', up: migrateIntegerIds },
   { id: 3, name: 'natural-order keys (_name)', up: fillNaturalOrderKeys },
+  { id: 4, name: 'canonical MAC addresses', up: normalizeMacAddresses },
 ];
 
 /** Latest migration id this build knows. */

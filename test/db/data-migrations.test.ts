@@ -29,3 +29,18 @@ describe('migration 3: natural-order keys', () => {
     assert.deepEqual(listed, ['DC 1', 'DC 9', 'DC 10']);
   });
 });
+
+describe('migration 4: canonical MAC addresses', () => {
+  it('should rewrite MAC addresses stored as sent', async () => {
+    const { dialect, registry } = t.app.services;
+    const model = registry.get('virtualization.vminterface');
+    const type = await create(t, '/api/virtualization/cluster-types/', { name: 'ct' });
+    const cluster = await create(t, '/api/virtualization/clusters/', { name: 'c1', cluster_type: type.id });
+    const vm = await create(t, '/api/virtualization/virtual-machines/', { name: 'vm1', cluster: cluster.id, status: 'Active' });
+    const made = await create(t, '/api/virtualization/interfaces/', { virtual_machine: vm.id, name: 'eth0', status: 'Active' });
+    await dialect.db.updateTable(model.table).set({ mac_address: '5254.000a.0bfc' }).where('id', '=', made.id).execute();
+    await dialect.db.deleteFrom('inventory_migrations').where('id', '=', 4).execute();
+    await migrate(dialect, registry);
+    assert.equal((await t.call('GET', `/api/virtualization/interfaces/${made.id}/`)).body.mac_address, '52:54:00:0A:0B:FC');
+  });
+});
