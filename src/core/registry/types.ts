@@ -44,6 +44,11 @@ export type AuthoredField = {
   limit_to_content_type?: boolean;
   /** Tree FK: the filter on it also matches descendants of the given objects. */
   tree_filter?: boolean;
+  /**
+   * FK: the reference's name for this relation seen from its target (Django `related_name`), so
+   * lookup paths may go backwards, e.g. `members__name` from a virtual chassis to its devices.
+   */
+  related_name?: string;
   /** Derived count: count rows of `model` whose FK `field` points to this object. */
   count?: { model: string; field: string };
   /** OPTIONS `type` override. */
