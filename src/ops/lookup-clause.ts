@@ -138,6 +138,16 @@ const INTEGER_LIMIT: Record<string, number> = { integer: 2 ** 31 - 1, bigint: Nu
 
 const inRange = (storage: Storage, n: number): number | typeof NEVER => (Math.abs(n) <= INTEGER_LIMIT[storage] ? n : NEVER);
 
+/**
+ * Storages whose text form is canonical (a lower-case hyphenated UUID, a plain decimal), so
+ * `iexact` on them is `=` with the value that text names, by index, or matches nothing.
+ */
+const CANONICAL_TEXT: Partial<Record<Storage, (text: string) => unknown>> = {
+  uuid: (text) => (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text) ? text.toLowerCase() : NEVER),
+  integer: (text) => (/^-?(0|[1-9]\d*)$/.test(text) ? inRange('integer', Number(text)) : NEVER),
+  bigint: (text) => (/^-?(0|[1-9]\d*)$/.test(text) ? inRange('bigint', Number(text)) : NEVER),
+};
+
 /** A value as stored, or NEVER when the kind's codec refuses it (`network: 'x'`). */
 function encoded(encode: (value: unknown) => unknown, value: unknown): unknown {
   try {
@@ -161,6 +171,11 @@ function valueClause(scope: Scope, column: Column, lookup: string, value: unknow
   }
   if (TEXT.has(lookup)) {
     if (value === null || typeof value === 'object') return FALSE;
+    const canonical = lookup === 'iexact' ? CANONICAL_TEXT[column.storage] : undefined;
+    if (canonical) {
+      const v = canonical(String(value));
+      return v === NEVER ? FALSE : (eb) => eb(ref, '=', v);
+    }
     return scope.ilike && lookup.startsWith('i') ? likeClause(scope.ilike, ref, lookup, String(value)) : textClause(ref, lookup, String(value));
   }
   if (!OPS[lookup]) throw new UnknownLookupError(`Unsupported lookup '${lookup}' for field '${column.name}'.`);
