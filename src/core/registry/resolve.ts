@@ -1,5 +1,5 @@
 import { KINDS } from '../fields/index.js';
-import type { AuthoredField, AuthoredModel, ResolvedField, ResolvedModel } from './types.js';
+import type { AuthoredField, AuthoredModel, ResolvedField, ResolvedModel, ResolvedSearch, SearchPredicate } from './types.js';
 
 const BASE_FEATURES: Record<AuthoredModel['base'], string[]> = {
   primary: ['custom_fields', 'tags', 'relationships', 'notes', 'change_logging', 'timestamps'],
@@ -106,6 +106,21 @@ function resolveChangeRelated(id: string, authored: AuthoredModel['change_relate
   return Object.freeze({ fields: Object.freeze(fields), via: Object.freeze(via) });
 }
 
+/** Every `q` matches the id, compared as text without case (the reference's default `id__iexact`). */
+const ID_SEARCH: ResolvedSearch = Object.freeze({ path: 'id', lookup: 'iexact', term: 'strip' });
+
+function resolveSearchPredicate(predicate: SearchPredicate): ResolvedSearch {
+  const { path, lookup = 'icontains', term } = typeof predicate === 'string' ? { path: predicate } : predicate;
+  return Object.freeze({ path, lookup, term: term ?? (lookup === 'icontains' ? 'raw' : 'strip') });
+}
+
+/** `q` predicates: the declared ones (`name` by default, when the model has one) after `id`; null for no `q`. */
+function resolveSearch(model: AuthoredModel): readonly ResolvedSearch[] | null {
+  const declared = model.search === undefined && 'name' in model.fields ? ['name'] : model.search;
+  if (!declared) return null;
+  return Object.freeze([ID_SEARCH, ...declared.map(resolveSearchPredicate)]);
+}
+
 /** The field an ordering entry sorts by: `-name` descending, `fk__id` by the FK column itself. */
 export function orderingField(entry: string): string {
   return entry.replace(/^-/, '').replace(/__id$/, '');
@@ -159,7 +174,7 @@ export function resolveModel(model: AuthoredModel): ResolvedModel {
     ordering: Object.freeze([...model.ordering]),
     display: model.display,
     display_needs: Object.freeze([...(model.display_needs ?? [])]),
-    search: Object.freeze([...(model.search ?? ['name'].filter((n) => fieldMap.has(n)))]),
+    search: resolveSearch(model),
     rules: Object.freeze([...(model.rules ?? [])]),
     read_only: model.read_only ?? false,
     internal: model.internal ?? false,

@@ -44,6 +44,11 @@ export type AuthoredField = {
   limit_to_content_type?: boolean;
   /** Tree FK: the filter on it also matches descendants of the given objects. */
   tree_filter?: boolean;
+  /**
+   * FK: the reference's name for this relation seen from its target (Django `related_name`), so
+   * lookup paths may go backwards, e.g. `members__name` from a virtual chassis to its devices.
+   */
+  related_name?: string;
   /** Derived count: count rows of `model` whose FK `field` points to this object. */
   count?: { model: string; field: string };
   /** OPTIONS `type` override. */
@@ -76,6 +81,26 @@ export type AuthoredField = {
   /** Rendered only when `?include=<opt_in>` asks on GET (and always on writes), e.g. `config_context`. */
   opt_in?: string;
 };
+
+/** Lookups a `q` predicate may use (the reference's `lookup_expr`). */
+export type SearchLookup = 'icontains' | 'iexact' | 'exact';
+
+/**
+ * How the term is prepared for one `q` predicate (the reference's `preprocessor`): `raw` as given
+ * (the default for `icontains`), `strip` without surrounding whitespace (the default otherwise),
+ * `int` a whole number and `uuid` a UUID (the predicate is left out when the term is not one).
+ */
+export type SearchTerm = 'raw' | 'strip' | 'int' | 'uuid';
+
+/**
+ * One `q` predicate: an ORM-style path from the model (`name`, `device_type__manufacturer__name`,
+ * a reverse relation by its `related_name`, `content_types__model`), a lookup and the term's
+ * preparation. A bare path is `icontains` on the term as given.
+ */
+export type SearchPredicate = string | { path: string; lookup?: SearchLookup; term?: SearchTerm };
+
+/** A `q` predicate with its defaults filled. */
+export type ResolvedSearch = Readonly<{ path: string; lookup: SearchLookup; term: SearchTerm }>;
 
 /** Features a model may carry (catalogue `features`). */
 export type Feature = 'custom_fields' | 'tags' | 'notes' | 'change_logging' | 'relationships' | 'statuses' | 'roles' | 'locations' | 'timestamps';
@@ -157,8 +182,12 @@ export type AuthoredModel = {
   display: string | DisplayFn;
   /** FK fields whose targets the display function reads. */
   display_needs?: string[];
-  /** Fields searched by `q` (icontains, OR). */
-  search?: string[];
+  /**
+   * The `q` filter: predicates ORed with `id` (the reference's SearchFilter `filter_predicates`).
+   * Absent: `name` when the model has one, else no `q` at all; null: no `q` (an unknown filter).
+   * @example search: ['name', 'device__name', { path: 'asn', lookup: 'exact', term: 'int' }]
+   */
+  search?: SearchPredicate[] | null;
   rules?: Rule[];
   /** Read-only endpoint (e.g. object changes). */
   read_only?: boolean;
@@ -236,7 +265,8 @@ export type ResolvedModel = Readonly<{
   ordering: readonly string[];
   display: string | DisplayFn;
   display_needs: readonly string[];
-  search: readonly string[];
+  /** `q` predicates, `id` first; null when the model has no `q` filter. */
+  search: readonly ResolvedSearch[] | null;
   rules: readonly Rule[];
   read_only: boolean;
   internal: boolean;

@@ -1,9 +1,8 @@
-import { sql } from 'kysely';
-import { toUuid } from '../../core/fields/scalar.js';
 import { joinTable } from '../../db/schema/build-schema.js';
-import { and, col, escapeLike, not, or } from '../../db/query/sql-helpers.js';
+import { and, col, not } from '../../db/query/sql-helpers.js';
 import { LOOKUPS } from './lookups.js';
 import { FilterError, invalidChoice, resolveIds, withDescendants } from './resolve-values.js';
+import { searchFilter } from './search.js';
 import type { Clause } from '../../db/query/sql-helpers.js';
 import type { Exec } from '../../db/store.js';
 import type { ResolvedField, ResolvedModel } from '../../core/registry/types.js';
@@ -78,23 +77,6 @@ function toManyFilter(field: ResolvedField): FilterDef {
   };
 }
 
-function qFilter(model: ResolvedModel): FilterDef {
-  return {
-    lookups: new Set(),
-    async build({ services }, _lookup, values) {
-      const term = values[values.length - 1]?.trim() ?? '';
-      if (term === '') return () => sql`1 = 1` as never;
-      const clauses: Clause[] = model.search
-        .map((name) => model.fieldMap.get(name)?.column)
-        .filter((c): c is string => !!c)
-        .map((c) => () => services.dialect.ilike(col(model.table, c), `%${escapeLike(term)}%`) as never);
-      const id = toUuid(term);
-      if (id) clauses.push((eb) => eb(col(model.table, 'id'), '=', id));
-      return or(clauses);
-    },
-  };
-}
-
 function fieldFilter(field: ResolvedField): FilterDef | undefined {
   if (field.no_filter || field.behaviour.derived || field.write_only) return undefined;
   const relation = field.behaviour.relation;
@@ -116,7 +98,8 @@ export function filterSet(model: ResolvedModel): Map<string, FilterDef> {
     if (def) set.set(field.name, def);
   }
   if (set.has('tags')) set.set('tag', set.get('tags') as FilterDef);
-  set.set('q', qFilter(model));
+  const q = searchFilter(model);
+  if (q) set.set('q', q);
   cache.set(model, set);
   return set;
 }

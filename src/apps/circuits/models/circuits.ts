@@ -19,7 +19,6 @@ export const circuitType = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'description'],
 });
 
 /** Circuit: a connection bought from a provider, identified by its circuit ID. */
@@ -44,7 +43,14 @@ export const circuit = defineModel({
   unique_together: [['provider', 'cid']],
   ordering: ['provider', 'cid'],
   display: 'cid',
-  search: ['cid', 'description', 'comments'],
+  search: [
+    'cid',
+    'circuit_terminations__xconnect_id',
+    'circuit_terminations__pp_info',
+    'circuit_terminations__description',
+    'description',
+    'comments',
+  ],
   tail_order: ['created', 'last_updated', 'tags', 'notes_url', 'custom_fields', 'computed_fields', 'relationships'],
 });
 
@@ -63,7 +69,7 @@ export const circuitTermination = defineModel({
     pp_info: f.string({ max_length: 255, default: '', label: 'Patch panel/port(s)' }),
     description: f.string({ max_length: 255, default: '' }),
     cable: f.fk('dcim.cable', { nullable: true, read_only: true, on_delete: 'SET_NULL' }),
-    circuit: f.fk('circuits.circuit', { required: true, on_delete: 'CASCADE' }),
+    circuit: f.fk('circuits.circuit', { required: true, on_delete: 'CASCADE', related_name: 'circuit_terminations' }),
     location: f.fk('dcim.location', { nullable: true, tree_filter: true }),
     provider_network: f.fk('circuits.providernetwork', { nullable: true }),
   },
@@ -72,6 +78,6 @@ export const circuitTermination = defineModel({
   ordering: ['circuit', 'term_side'],
   display: (row, ctx) => `Termination ${text(row.term_side)}: ${text((ctx.related('dcim.location', row.location_id) ?? ctx.related('circuits.providernetwork', row.provider_network_id))?.name)}`,
   display_needs: ['location', 'provider_network'],
-  search: ['xconnect_id', 'pp_info', 'description'],
+  search: ['circuit__cid', 'xconnect_id', 'pp_info', 'description'],
   tail_order: ['created', 'last_updated', 'tags', 'notes_url', 'custom_fields', 'computed_fields', 'relationships'],
 });

@@ -46,6 +46,5 @@ export const controllerManagedDeviceGroup = defineModel({
   natural_key: ['name'],
   ordering: ['weight'],
   display: treeDisplay,
-  search: ['name', 'description'],
   rules: [parentNotDescendant, managedGroupFollowsParent],
 });

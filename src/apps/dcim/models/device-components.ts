@@ -259,7 +259,13 @@ export const moduleBay = defineModel({
   ordering: ['parent_device', 'parent_module__id', '_name'],
   display: (row, ctx) => `${ctx.display('dcim.device', row.parent_device_id) ?? ctx.display('dcim.module', row.parent_module_id) ?? ''} (${text(row.name)})`,
   display_needs: ['parent_device', 'parent_module'],
-  search: ['name', 'position', 'label', 'description'],
+  search: [
+    { path: 'parent_device__name', term: 'strip' },
+    { path: 'parent_module__module_type__manufacturer__name', term: 'strip' },
+    { path: 'parent_module__module_type__model', term: 'strip' },
+    { path: 'name', term: 'strip' },
+    { path: 'position', term: 'strip' },
+  ],
   rules: [moduleBayHasOneParent],
   before_save: defaultBayPosition,
 });
@@ -282,7 +288,7 @@ export const inventoryItem = defineModel({
     asset_tag: f.string({ max_length: 255, nullable: true, unique: true }),
     discovered: f.boolean(),
     parent: f.fk('dcim.inventoryitem', { nullable: true, on_delete: 'CASCADE', tree_filter: true }),
-    device: f.fk('dcim.device', { required: true, on_delete: 'CASCADE' }),
+    device: f.fk('dcim.device', { required: true, on_delete: 'CASCADE', related_name: 'inventory_items' }),
     manufacturer: f.fk('dcim.manufacturer', { nullable: true }),
     software_version: f.fk('dcim.softwareversion', { nullable: true, label: 'Software Version' }),
     software_image_files: f.m2m('dcim.softwareimagefile', { label: 'Software Image Files' }),
@@ -291,6 +297,6 @@ export const inventoryItem = defineModel({
   unique_together: [['device', 'parent', 'name']],
   ordering: ['_name'],
   display: treeDisplay,
-  search: ['name', 'label', 'description', 'part_id', 'serial', 'asset_tag'],
+  search: ['name', 'part_id', { path: 'serial', term: 'strip' }, { path: 'asset_tag', term: 'strip' }, 'description'],
   rules: [parentNotDescendant],
 });

@@ -24,7 +24,6 @@ export const manufacturer = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'description'],
 });
 
 /** Device family: a product line that groups related device types. */
@@ -40,7 +39,6 @@ export const deviceFamily = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'description'],
 });
 
 /** Device type: a hardware model of a manufacturer, the template devices are built from. */
@@ -67,7 +65,7 @@ export const deviceType = defineModel({
   ordering: ['manufacturer', 'model'],
   display: (row, ctx) => `${text(ctx.related('dcim.manufacturer', row.manufacturer_id)?.name)} ${text(row.model)}`,
   display_needs: ['manufacturer'],
-  search: ['model', 'part_number', 'comments'],
+  search: ['manufacturer__name', 'device_family__name', 'model', 'part_number', 'comments'],
   rules: [deviceTypeHeightFits, deviceTypeSubdeviceRole],
 });
 
@@ -90,7 +88,6 @@ export const platform = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'network_driver', 'napalm_driver', 'description'],
 });
 
 /** Device: a piece of hardware at a location, optionally mounted in a rack. */
@@ -123,7 +120,7 @@ export const device = defineModel({
     primary_ip4: f.fk('ipam.ipaddress', { nullable: true, label: 'Primary IPv4', on_delete: 'SET_NULL' }),
     primary_ip6: f.fk('ipam.ipaddress', { nullable: true, label: 'Primary IPv6', on_delete: 'SET_NULL' }),
     cluster: f.fk('virtualization.cluster', { nullable: true, on_delete: 'SET_NULL' }),
-    virtual_chassis: f.fk('dcim.virtualchassis', { nullable: true, on_delete: 'SET_NULL' }),
+    virtual_chassis: f.fk('dcim.virtualchassis', { nullable: true, on_delete: 'SET_NULL', related_name: 'members' }),
     device_redundancy_group: f.fk('dcim.deviceredundancygroup', { nullable: true, label: 'Device Redundancy Group', on_delete: 'SET_NULL' }),
     software_version: f.fk('dcim.softwareversion', { nullable: true }),
     secrets_group: f.fk('extras.secretsgroup', { nullable: true, on_delete: 'SET_NULL' }),
@@ -147,7 +144,15 @@ export const device = defineModel({
     return `${ctx.display('dcim.devicetype', row.device_type_id) ?? ''} (${row.id})`;
   },
   display_needs: ['virtual_chassis', 'device_type'],
-  search: ['name', 'serial', 'asset_tag', 'comments'],
+  search: [
+    'name',
+    { path: 'serial', term: 'strip' },
+    { path: 'inventory_items__serial', term: 'strip' },
+    { path: 'asset_tag', term: 'strip' },
+    { path: 'device_type__manufacturer__name', term: 'strip' },
+    { path: 'device_type__device_family__name', term: 'strip' },
+    'comments',
+  ],
   rules: [...DEVICE_RULES, primaryIpAssigned('device')],
 });
 
@@ -165,6 +170,6 @@ export const virtualChassis = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'domain'],
+  search: ['name', 'members__name', 'domain'],
   rules: [chassisMasterIsMember],
 });

@@ -19,7 +19,6 @@ export const locationType = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: treeDisplay,
-  search: ['name', 'description'],
   rules: [parentNotDescendant, locationTypeNameNotReserved, locationTypeNestableInUse, locationTypeParentFixed],
 });
 
@@ -67,6 +66,17 @@ export const location = defineModel({
   },
   ordering: ['_name'],
   display: treeDisplay,
-  search: ['name', 'description', 'facility', 'physical_address', 'shipping_address', 'contact_name', 'contact_phone', 'contact_email', 'comments'],
+  search: [
+    'name',
+    'facility',
+    'description',
+    'physical_address',
+    'shipping_address',
+    'contact_name',
+    'contact_phone',
+    'contact_email',
+    'comments',
+    { path: 'asn', lookup: 'exact', term: 'int' },
+  ],
   rules: [parentNotDescendant, locationTypeFixed, locationParentMatchesType],
 });

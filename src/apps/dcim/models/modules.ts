@@ -19,7 +19,12 @@ export const moduleFamily = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'description'],
+  search: [
+    { path: 'name', term: 'strip' },
+    { path: 'description', term: 'strip' },
+    { path: 'module_types__model', term: 'strip' },
+    { path: 'module_types__manufacturer__name', term: 'strip' },
+  ],
 });
 
 /** Module type: a hardware model of a pluggable module (line card, supervisor, ...). */
@@ -32,14 +37,19 @@ export const moduleType = defineModel({
     part_number: f.string({ max_length: 255, default: '' }),
     comments: f.text({ default: '' }),
     manufacturer: f.fk('dcim.manufacturer', { required: true }),
-    module_family: f.fk('dcim.modulefamily', { nullable: true }),
+    module_family: f.fk('dcim.modulefamily', { nullable: true, related_name: 'module_types' }),
   },
   natural_key: ['manufacturer', 'model'],
   unique_together: [['manufacturer', 'model']],
   ordering: ['manufacturer', 'model'],
   display: (row, ctx) => `${text(ctx.related('dcim.manufacturer', row.manufacturer_id)?.name)} ${text(row.model)}`,
   display_needs: ['manufacturer'],
-  search: ['model', 'part_number', 'comments'],
+  search: [
+    { path: 'manufacturer__name', term: 'strip' },
+    { path: 'model', term: 'strip' },
+    { path: 'part_number', term: 'strip' },
+    { path: 'comments', term: 'strip' },
+  ],
 });
 
 /** Module: an instance of a module type, installed in a module bay or stored at a location. */
@@ -69,7 +79,16 @@ export const module = defineModel({
     return `${model}${serial}${assetTag} at location ${text(ctx.related('dcim.location', row.location_id)?.name)}`;
   },
   display_needs: ['module_type', 'parent_module_bay', 'location'],
-  search: ['serial', 'asset_tag'],
+  search: [
+    { path: 'asset_tag', term: 'strip' },
+    { path: 'serial', term: 'strip' },
+    { path: 'module_type__manufacturer__name', term: 'strip' },
+    { path: 'module_type__model', term: 'strip' },
+    { path: 'parent_module_bay__parent_device__name', term: 'strip' },
+    { path: 'parent_module_bay__name', term: 'strip' },
+    { path: 'parent_module_bay__position', term: 'strip' },
+    { path: 'parent_module_bay__parent_module__module_type__manufacturer__name', term: 'strip' },
+  ],
   rules: MODULE_RULES,
   before_save: blankModuleIdentifiersToNull,
 });

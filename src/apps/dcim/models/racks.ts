@@ -25,7 +25,6 @@ export const rackGroup = defineModel({
   unique_together: [['location', 'name']],
   ordering: ['name'],
   display: treeDisplay,
-  search: ['name', 'description'],
   rules: [parentNotDescendant, rackGroupWithinParentLocation],
 });
 
@@ -60,7 +59,7 @@ export const rack = defineModel({
   unique_together: [['rack_group', 'name'], ['rack_group', 'facility_id']],
   ordering: ['location', 'rack_group', '_name'],
   display: (row) => (row.facility_id ? `${text(row.name)} (${text(row.facility_id)})` : text(row.name)),
-  search: ['name', 'facility_id', 'serial', 'asset_tag', 'comments'],
+  search: ['name', 'facility_id', { path: 'serial', term: 'strip' }, { path: 'asset_tag', term: 'strip' }, 'comments'],
   rules: [rackWithinGroupLocation, rackOuterUnitRequired, rackTallEnough],
   before_save: clearOuterUnit,
 });
@@ -81,6 +80,6 @@ export const rackReservation = defineModel({
   ordering: ['created'],
   display: (row, ctx) => `Reservation for rack ${ctx.display('dcim.rack', row.rack_id) ?? ''}`,
   display_needs: ['rack'],
-  search: ['description'],
+  search: ['rack__name', 'rack__facility_id', 'user__username', 'description'],
   rules: [reservationUnitsFree],
 });

@@ -23,7 +23,6 @@ export const interfaceRedundancyGroup = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'description', 'protocol_group_id'],
 });
 
 /** Interface redundancy group association: an interface's membership, with a priority, in a redundancy group. */
@@ -41,6 +40,7 @@ export const interfaceRedundancyGroupAssociation = defineModel({
   natural_key: ['interface_redundancy_group', 'interface'],
   unique_together: [['interface_redundancy_group', 'interface']],
   ordering: ['interface_redundancy_group', '-priority'],
+  search: ['interface_redundancy_group__name', 'interface__name'],
   display: (row, ctx) => {
     const iface = ctx.related('dcim.interface', row.interface_id);
     const parent = iface ? ctx.display('dcim.device', iface.device_id) ?? ctx.display('dcim.module', iface.module_id) ?? '' : '';
@@ -65,5 +65,5 @@ export const deviceRedundancyGroup = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'description', 'comments'],
+  search: ['name', 'comments'],
 });

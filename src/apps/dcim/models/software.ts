@@ -26,7 +26,7 @@ export const softwareVersion = defineModel({
   ordering: ['platform', 'version', 'end_of_support_date', 'release_date'],
   display: (row, ctx) => (row.alias ? text(row.alias) : `${text(ctx.related('dcim.platform', row.platform_id)?.name)} - ${text(row.version)}`),
   display_needs: ['platform'],
-  search: ['version', 'alias'],
+  search: ['version', 'alias', 'platform__name'],
 });
 
 /** Software image file: a file that installs a software version. */
@@ -50,7 +50,7 @@ export const softwareImageFile = defineModel({
   ordering: ['software_version', 'image_file_name'],
   display: (row, ctx) => `${ctx.display('dcim.softwareversion', row.software_version_id) ?? ''} - ${text(row.image_file_name)}`,
   display_needs: ['software_version'],
-  search: ['image_file_name', 'image_file_checksum'],
+  search: ['image_file_name', 'software_version__version', 'software_version__alias', 'software_version__platform__name'],
 });
 
 /** Device type to software image file: a software image file valid for a device type. */
@@ -69,4 +69,5 @@ export const deviceTypeToSoftwareImageFile = defineModel({
   ordering: [],
   display: (row, ctx) => `${text(ctx.related('dcim.devicetype', row.device_type_id)?.model)} - ${ctx.display('dcim.softwareimagefile', row.software_image_file_id) ?? ''}`,
   display_needs: ['device_type', 'software_image_file'],
+  search: ['device_type__model', 'software_image_file__image_file_name'],
 });

@@ -27,7 +27,7 @@ export const virtualDeviceContext = defineModel({
   unique_together: [['device', 'identifier'], ['device', 'name']],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'description'],
+  search: [{ path: 'device__name', term: 'strip' }, { path: 'tenant__name', term: 'strip' }, { path: 'name', term: 'strip' }],
   rules: [contextDeviceFixed, primaryIpAssigned('virtualdevicecontext')],
 });
 
@@ -45,5 +45,6 @@ export const interfaceVdcAssignment = defineModel({
   ordering: ['virtual_device_context', 'interface'],
   display: (row, ctx) => `${text(ctx.related('dcim.virtualdevicecontext', row.virtual_device_context_id)?.name)}: ${ctx.display('dcim.interface', row.interface_id) ?? ''}`,
   display_needs: ['virtual_device_context', 'interface'],
+  search: [{ path: 'interface__name', term: 'strip' }, { path: 'virtual_device_context__name', term: 'strip' }],
   rules: [contextInterfaceOnDevice],
 });

@@ -21,7 +21,7 @@ export const contact = defineModel({
   unique_together: [['name', 'phone', 'email']],
   ordering: ['name'],
   display: (row) => `${text(row.name)}${row.phone ? ` (${text(row.phone)})` : ''}${row.email ? ` (${text(row.email)})` : ''}`,
-  search: ['name', 'phone', 'email', 'address', 'comments'],
+  search: ['name', 'email', 'phone'],
 });
 
 /** Team: a group of contacts reachable as one. */
@@ -41,7 +41,7 @@ export const team = defineModel({
   unique_together: [['name', 'phone', 'email']],
   ordering: ['name'],
   display: (row) => `${text(row.name)}${row.phone ? ` (${text(row.phone)})` : ''}${row.email ? ` (${text(row.email)})` : ''}`,
-  search: ['name', 'phone', 'email', 'address', 'comments'],
+  search: ['name', 'email', 'phone'],
 });
 
 /** Contact association: a contact or team assigned to an object in a role. */
@@ -60,6 +60,7 @@ export const contactAssociation = defineModel({
   natural_key: ['contact', 'associated_object_type', 'associated_object_id', 'role'],
   unique_together: [['contact', 'associated_object_type', 'associated_object_id', 'role'], ['team', 'associated_object_type', 'associated_object_id', 'role']],
   ordering: [],
+  search: ['contact__name', 'team__name'],
   display: (row, ctx) => {
     const object = ctx.display(text(row.associated_object_type), row.associated_object_id) ?? '';
     if (row.contact_id) return `Contact ${ctx.display('extras.contact', row.contact_id) ?? ''} for ${object}`;

@@ -30,7 +30,7 @@ export const customField = defineModel({
   natural_key: ['key'],
   ordering: ['weight', 'label'],
   display: 'label',
-  search: ['label', 'grouping', 'description', 'validation_regex'],
+  search: ['label', 'description', 'grouping'],
   before_save: deriveKey,
   rules: [keyIsIdentifier, keyAndTypeFixed, validationFitsType, defaultIsValid],
 });
@@ -78,7 +78,7 @@ export const computedField = defineModel({
   unique_together: [['content_type', 'label']],
   ordering: ['weight', 'key'],
   display: 'label',
-  search: ['grouping', 'label', 'description', 'template', 'fallback_value'],
+  search: ['label', 'description', 'content_type__app_label', 'content_type__model', 'grouping', 'template', 'fallback_value'],
   before_save: deriveKey,
   rules: [keyIsIdentifier, templateIsValid],
 });

@@ -35,7 +35,7 @@ export const customLink = defineModel({
   natural_key: ['name'],
   ordering: ['group_name', 'weight', 'name'],
   display: 'name',
-  search: ['name', 'text', 'target_url', 'group_name'],
+  search: ['name', 'target_url', 'text', 'content_type__app_label', 'content_type__model'],
 });
 
 /** Export template: a template that renders a list of objects of a model as a file. */
@@ -60,7 +60,7 @@ export const exportTemplate = defineModel({
   unique_together: [['content_type', 'name']],
   ordering: ['content_type', 'name'],
   display: (row, ctx) => withOwner(`${contentTypeLabel(row.content_type)}: ${text(row.name)}`, row, ctx),
-  search: ['name', 'description', 'template_code', 'mime_type', 'file_extension'],
+  search: ['name', 'owner_content_type__app_label', 'owner_content_type__model', 'content_type__app_label', 'content_type__model', 'description'],
 });
 
 /** GraphQL query: a saved GraphQL query. */

@@ -22,7 +22,7 @@ export const dynamicGroup = defineModel({
   natural_key: ['name'],
   ordering: ['content_type', 'name'],
   display: 'name',
-  search: ['name', 'description'],
+  search: ['name', 'description', 'content_type__app_label', 'content_type__model'],
 });
 
 /** Dynamic group membership: a child group combined into a parent group with an operator and a weight. */
@@ -40,6 +40,7 @@ export const dynamicGroupMembership = defineModel({
   ordering: ['parent_group', 'weight', 'group'],
   display: (row, ctx) => `${ctx.display('extras.dynamicgroup', row.parent_group_id) ?? ''} > ${text(row.operator)} (${text(row.weight)}) > ${ctx.display('extras.dynamicgroup', row.group_id) ?? ''}`,
   display_needs: ['parent_group', 'group'],
+  search: ['operator', 'group__name', 'parent_group__name'],
 });
 
 /** Static group association: an object listed as a member of a static group. */
@@ -58,4 +59,5 @@ export const staticGroupAssociation = defineModel({
   ordering: ['dynamic_group', 'associated_object_type', 'associated_object_id'],
   display: (row, ctx) => `${ctx.display(text(row.associated_object_type), row.associated_object_id) ?? ''} as a member of ${ctx.display('extras.dynamicgroup', row.dynamic_group_id) ?? ''}`,
   display_needs: ['dynamic_group'],
+  search: ['dynamic_group__name', 'dynamic_group__description', 'associated_object_type__app_label', 'associated_object_type__model'],
 });

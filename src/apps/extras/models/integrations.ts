@@ -25,7 +25,7 @@ export const externalIntegration = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: (row) => `${text(row.name)} (${text(row.remote_url)})`,
-  search: ['name', 'ca_file_path'],
+  search: ['name', 'remote_url'],
 });
 
 /** Git repository: a repository the service syncs data (config contexts, jobs, templates) from. */
@@ -47,7 +47,7 @@ export const gitRepository = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'branch', 'current_head'],
+  search: ['name', 'remote_url', 'branch'],
   rules: [providedContentsChoices],
   before_save: fillGitRepository,
 });
@@ -78,5 +78,5 @@ export const webhook = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'payload_url', 'http_content_type', 'additional_headers', 'body_template', 'secret', 'ca_file_path'],
+  search: ['name', 'payload_url', 'additional_headers', 'body_template'],
 });

@@ -52,7 +52,7 @@ export const job = defineModel({
   unique_together: [['module_name', 'job_class_name']],
   ordering: ['grouping', 'name'],
   display: 'name',
-  search: ['module_name', 'job_class_name', 'grouping', 'name', 'description'],
+  search: ['name', 'grouping', 'description'],
   tail_order: ['created', 'last_updated', 'tags', 'notes_url', 'custom_fields', 'computed_fields', 'relationships'],
 });
 
@@ -77,7 +77,7 @@ export const jobButton = defineModel({
   natural_key: ['name'],
   ordering: ['group_name', 'weight', 'name'],
   display: 'name',
-  search: ['name', 'text', 'group_name'],
+  search: ['name', 'job__name', 'text'],
 });
 
 /** Job hook: a job run when objects of chosen models are created, updated or deleted. */
@@ -113,7 +113,7 @@ export const jobQueue = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: (row) => `${text(row.queue_type)}: ${text(row.name)}${row.queue_type === 'celery' ? ' (0 workers)' : ''}`,
-  search: ['name', 'description'],
+  search: ['name', 'queue_type', 'description', 'tenant__name'],
   tail_order: ['created', 'last_updated', 'tags', 'notes_url', 'custom_fields', 'computed_fields', 'relationships'],
 });
 
@@ -131,6 +131,7 @@ export const jobQueueAssignment = defineModel({
   ordering: ['job', 'job_queue'],
   display: (row, ctx) => `${ctx.display('extras.job', row.job_id) ?? ''}: ${ctx.display('extras.jobqueue', row.job_queue_id) ?? ''}`,
   display_needs: ['job', 'job_queue'],
+  search: ['job__name', 'job__grouping', 'job__description', 'job_queue__name', 'job_queue__description', 'job_queue__queue_type'],
 });
 
 /** Job result: the record of one job run, with its status and output. */
@@ -161,7 +162,7 @@ export const jobResult = defineModel({
   natural_key: ['id'],
   ordering: ['-date_created'],
   display: (row) => `${text(row.name)} created at ${text(row.date_created)} (${text(row.status)})`,
-  search: ['name', 'task_name', 'worker', 'traceback'],
+  search: ['job_model__name', 'name', 'user__username', 'scheduled_job__name'],
 });
 
 /** Job log entry: one log line written by a job run. */
@@ -181,7 +182,7 @@ export const jobLogEntry = defineModel({
   natural_key: ['pk'],
   ordering: ['created'],
   display: 'message',
-  search: ['grouping', 'message', 'log_object', 'absolute_url'],
+  search: ['grouping', 'message', 'log_level'],
 });
 
 /** Scheduled job: a job run planned for later or repeated on an interval. */
@@ -217,7 +218,7 @@ export const scheduledJob = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: (row) => `${text(row.name)}: ${text(row.interval)}`,
-  search: ['name', 'task', 'description', 'crontab', 'queue'],
+  search: ['name', 'task', 'description'],
 });
 
 /** File proxy: a file kept for a job run (uploaded input or produced output). */
@@ -234,4 +235,5 @@ export const fileProxy = defineModel({
   natural_key: ['name', 'uploaded_at'],
   ordering: ['name'],
   display: 'name',
+  search: ['name', 'job_result__job_model__name'],
 });

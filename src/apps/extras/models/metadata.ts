@@ -60,6 +60,7 @@ export const objectMetadata = defineModel({
   },
   natural_key: ['pk'],
   ordering: ['metadata_type'],
+  search: ['value', 'metadata_type__name', 'contact__name', 'team__name'],
   display: (row, ctx) => {
     const object = ctx.display(text(row.assigned_object_type), row.assigned_object_id) ?? '';
     const value = row.contact_id ? ctx.display('extras.contact', row.contact_id) : row.team_id ? ctx.display('extras.team', row.team_id) : typeof row.value === 'string' ? row.value : JSON.stringify(row.value);

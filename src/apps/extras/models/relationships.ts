@@ -33,7 +33,7 @@ export const relationship = defineModel({
   natural_key: ['key'],
   ordering: ['label'],
   display: 'label',
-  search: ['label', 'description', 'source_label', 'destination_label'],
+  search: ['label', 'description'],
   before_save: deriveKey,
   rules: [keyIsIdentifier, symmetricSidesMatch, typesFixedWhileUsed],
 });
@@ -58,6 +58,7 @@ export const relationshipAssociation = defineModel({
   /** Blocks and cleanup look associations up by either end. */
   indexes: [['source_id'], ['destination_id']],
   ordering: [],
+  search: ['relationship__label', 'relationship__key'],
   display: (row, ctx) => {
     const relationship = ctx.related('extras.relationship', row.relationship_id);
     const arrow = text(relationship?.type).startsWith('symmetric') ? '<->' : '->';

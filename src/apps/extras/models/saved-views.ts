@@ -24,7 +24,7 @@ export const savedView = defineModel({
   ordering: ['owner', 'view', 'name'],
   display: (row, ctx) => `${text(ctx.related('users.user', row.owner_id)?.username)} - ${text(row.view)} - ${text(row.name)}`,
   display_needs: ['owner'],
-  search: ['name', 'view'],
+  search: ['name', 'owner__username'],
 });
 
 /** User saved view association: the saved view a user has made the default for a list view. */
@@ -41,5 +41,5 @@ export const userSavedViewAssociation = defineModel({
   ordering: [],
   display: (row, ctx) => `${ctx.display('users.user', row.user_id) ?? ''}: ${ctx.display('extras.savedview', row.saved_view_id) ?? ''} - ${text(row.view_name)}`,
   display_needs: ['user', 'saved_view'],
-  search: ['view_name'],
+  search: null,
 });

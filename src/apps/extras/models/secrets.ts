@@ -19,7 +19,6 @@ export const secret = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'description', 'provider'],
   tail_order: ['created', 'last_updated', 'tags', 'notes_url', 'custom_fields', 'computed_fields', 'relationships'],
 });
 
@@ -36,7 +35,6 @@ export const secretsGroup = defineModel({
   natural_key: ['name'],
   ordering: [],
   display: 'name',
-  search: ['name', 'description'],
 });
 
 /** Secrets group association: a secret's place in a secrets group for an access type and a secret type. */
@@ -55,4 +53,5 @@ export const secretsGroupAssociation = defineModel({
   ordering: ['secrets_group', 'access_type', 'secret_type'],
   display: (row, ctx) => `${ctx.display('extras.secretsgroup', row.secrets_group_id) ?? ''}: ${text(row.access_type)} ${text(row.secret_type)}: ${ctx.display('extras.secret', row.secret_id) ?? ''}`,
   display_needs: ['secrets_group', 'secret'],
+  search: ['secrets_group__name', 'secret__name'],
 });

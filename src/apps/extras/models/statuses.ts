@@ -14,7 +14,7 @@ export const status = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'description'],
+  search: ['name', 'content_types__model'],
 });
 
 /** Role: a functional role assignable to objects of the models in its content types. */
@@ -32,7 +32,7 @@ export const role = defineModel({
   natural_key: ['name'],
   ordering: ['weight', 'name'],
   display: 'name',
-  search: ['name', 'description'],
+  search: ['name', 'content_types__model'],
 });
 
 /** Tag: a label applicable to objects of the models in its content types. */
@@ -50,5 +50,5 @@ export const tag = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'description'],
+  search: ['name', 'content_types__model'],
 });

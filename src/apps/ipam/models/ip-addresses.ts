@@ -65,6 +65,7 @@ export const ipAddressToInterface = defineModel({
   natural_key: ['ip_address', 'interface'],
   unique_together: [['ip_address', 'interface'], ['ip_address', 'vm_interface']],
   ordering: [],
+  search: ['interface__name', 'vm_interface__name'],
   display: (row, ctx) => {
     const ip = ctx.related('ipam.ipaddress', row.ip_address_id);
     const address = ip ? `${text(ip.host)}/${text(ip.mask_length)}` : '';

@@ -23,7 +23,6 @@ export const rir = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'description'],
 });
 
 /** Prefix: an IPv4 or IPv6 network in a namespace (container, network or pool). */
@@ -80,4 +79,5 @@ export const prefixLocationAssignment = defineModel({
   ordering: ['prefix', 'location'],
   display: (row, ctx) => `${cidr(ctx.related('ipam.prefix', row.prefix_id))}: ${text(ctx.related('dcim.location', row.location_id)?.name)}`,
   display_needs: ['prefix', 'location'],
+  search: ['location__name'],
 });

@@ -20,7 +20,6 @@ export const vlanGroup = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'description', 'range'],
   rules: [vlanGroupRangeValid],
   tail_order: ['created', 'last_updated', 'tags', 'notes_url', 'custom_fields', 'computed_fields', 'relationships'],
 });
@@ -46,7 +45,7 @@ export const vlan = defineModel({
   unique_together: [['vlan_group', 'vid'], ['vlan_group', 'name']],
   ordering: ['vlan_group', 'vid'],
   display: (row) => `${text(row.name)} (${text(row.vid)})`,
-  search: ['name', 'description'],
+  search: ['name', 'description', { path: 'vid', lookup: 'exact', term: 'int' }],
   rules: [vlanVidInGroupRange],
   tail_order: ['created', 'last_updated', 'tags', 'notes_url', 'custom_fields', 'computed_fields', 'relationships'],
 });
@@ -62,6 +61,7 @@ export const vlanLocationAssignment = defineModel({
   natural_key: ['vlan', 'location'],
   unique_together: [['vlan', 'location']],
   ordering: ['vlan', 'location'],
+  search: [{ path: 'vlan__vid', lookup: 'iexact' }, 'location__name'],
   display: (row, ctx) => {
     const vlan = ctx.related('ipam.vlan', row.vlan_id);
     return `${text(vlan?.name)} (${text(vlan?.vid)}): ${text(ctx.related('dcim.location', row.location_id)?.name)}`;

@@ -57,7 +57,7 @@ export const vrfDeviceAssignment = defineModel({
     return `${ctx.display('ipam.vrf', row.vrf_id) ?? ''} [${target}] (rd: ${text(row.rd)}, name: ${text(row.name)})`;
   },
   display_needs: ['vrf', 'device', 'virtual_machine', 'virtual_device_context'],
-  search: ['rd', 'name'],
+  search: ['name', 'vrf__name', 'device__name', 'virtual_machine__name', 'virtual_device_context__name', 'rd'],
 });
 
 /** VRF-prefix assignment: a prefix that belongs to a VRF. */
@@ -73,6 +73,7 @@ export const vrfPrefixAssignment = defineModel({
   ordering: [],
   display: (row, ctx) => `${ctx.display('ipam.vrf', row.vrf_id) ?? ''}: ${cidr(ctx.related('ipam.prefix', row.prefix_id))}`,
   display_needs: ['vrf', 'prefix'],
+  search: ['vrf__name'],
   rules: [vrfPrefixSameNamespace],
 });
 

@@ -17,7 +17,6 @@ export const tenantGroup = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: treeDisplay,
-  search: ['name', 'description'],
   rules: [parentNotDescendant],
 });
 

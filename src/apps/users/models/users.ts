@@ -95,6 +95,5 @@ export const objectPermission = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'description'],
   rules: [permissionActionsList, permissionConstraintsShape],
 });

@@ -15,7 +15,6 @@ export const clusterType = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'description'],
 });
 
 /** Cluster group: a set of clusters (by region, purpose, ...). */
@@ -31,7 +30,6 @@ export const clusterGroup = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: 'name',
-  search: ['name', 'description'],
 });
 
 /** Cluster: a pool of hosts (devices) that runs virtual machines. */

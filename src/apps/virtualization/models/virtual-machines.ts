@@ -68,5 +68,4 @@ export const vmInterface = defineModel({
   unique_together: [['virtual_machine', 'name']],
   ordering: ['virtual_machine', '_name'],
   display: 'name',
-  search: ['name', 'description'],
 });
