@@ -5,11 +5,11 @@ import { loadConfig } from './core/config.js';
 /** Reads the configuration, migrates, and serves; WORKERS>1 forks processes sharing the port. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const multi = config.workers > 1;
-  if (multi && config.databaseUrl.startsWith('sqlite:')) {
-    console.warn('WORKERS>1 needs PostgreSQL (DATABASE_URL=postgres://...); starting one process on SQLite.');
-  }
-  if (multi && cluster.isPrimary && !config.databaseUrl.startsWith('sqlite:')) {
+  // An in-memory database belongs to one process; a file (WAL) or PostgreSQL can be shared.
+  const shareable = config.databaseUrl !== 'sqlite::memory:';
+  const multi = config.workers > 1 && shareable;
+  if (config.workers > 1 && !shareable) console.warn('WORKERS>1 needs a database file or PostgreSQL; starting one process on the in-memory database.');
+  if (multi && cluster.isPrimary) {
     const app = await buildApp({ config });
     await app.close();
     for (let i = 0; i < config.workers; i += 1) cluster.fork();

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import pg from 'pg';
 import { DB_URL, TOKEN } from '../helpers/app.js';
@@ -49,3 +52,34 @@ describe('npm start with WORKERS=2', () => {
     }
   });
 });
+
+describe('npm start with WORKERS=2 on a SQLite file', () => {
+  it('should serve one file from two processes: concurrent writes all land, every read sees the last write', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netsot-workers-'));
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const base = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      env: { ...process.env, DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite3')}`, PORT: String(port), HOST: '127.0.0.1', WORKERS: '2', LOG_LEVEL: 'warn', SUPERUSER_NAME: 'admin', SUPERUSER_API_TOKEN: TOKEN },
+      stdio: 'ignore',
+      detached: true,
+    });
+    const headers = { authorization: `Token ${TOKEN}`, 'content-type': 'application/json' };
+    const count = async () => (await (await fetch(`${base}/api/tenancy/tenants/`, { headers })).json()).count;
+    try {
+      assert.equal((await waitFor(`${base}/health/`, Date.now() + 60000)).status, 200);
+      const bulk = (n: number) => fetch(`${base}/api/tenancy/tenants/`, { method: 'POST', headers, body: JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ name: `w-${n}-${i}` }))) });
+      const created = await Promise.all(Array.from({ length: 8 }, (_, n) => bulk(n)));
+      assert.deepEqual(created.map((r) => r.status), Array(8).fill(201));
+      // Each request may reach either process; each keeps its own response cache.
+      for (let i = 0; i < 6; i += 1) assert.equal(await count(), 400);
+      const one = await (await fetch(`${base}/api/tenancy/tenants/?limit=1`, { headers })).json();
+      assert.equal((await fetch(`${base}/api/tenancy/tenants/${one.results[0].id}/`, { method: 'DELETE', headers })).status, 204);
+      for (let i = 0; i < 6; i += 1) assert.equal(await count(), 399);
+    } finally {
+      process.kill(-child.pid!, 'SIGTERM');
+      await new Promise((r) => setTimeout(r, 1000));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+

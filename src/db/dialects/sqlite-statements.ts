@@ -36,7 +36,7 @@ class FastStatement {
   }
 }
 
-/** better-sqlite3 re-prepares each statement: Kysely gets them from a bounded cache by SQL text. */
+/** better-sqlite3 re-prepares each statement: Kysely gets them from a bounded cache by SQL text (transactions begin IMMEDIATE). */
 export function withStatementCache(db: Database.Database): Database.Database {
   const cache = new Map<string, FastStatement>();
   const prepare = db.prepare.bind(db);
@@ -46,7 +46,11 @@ export function withStatementCache(db: Database.Database): Database.Database {
         const value = Reflect.get(target, prop, receiver);
         return typeof value === 'function' ? value.bind(target) : value;
       }
-      return (text: string) => {
+      return (sql: string) => {
+        // Writers take the write lock when their transaction begins: with several processes on
+        // one file (WORKERS), a deferred transaction that read first could not upgrade and
+        // would fail at once instead of waiting its turn (busy_timeout).
+        const text = sql === 'begin' ? 'begin immediate' : sql;
         let stmt = cache.get(text);
         if (!stmt) {
           if (cache.size > 2000) cache.clear();
