@@ -1,7 +1,7 @@
 /**
  * The benchmark harness (issue 7):
  *
- *   npm run bench [-- --scale medium --duration 5 --warmup 1 --connections 10 --csv-timeout 120 --fresh --guard-only]
+ *   npm run bench [-- --scale medium --duration 5 --warmup 1 --connections 10 --csv-timeout 120 --workers 1 --fresh --guard-only]
  *
  * Starts the service as a child process on DATABASE_URL (default bench/.data/bench.sqlite3;
  * PostgreSQL when DATABASE_URL=postgres://...), seeds it when empty, checks the query counts
@@ -39,11 +39,11 @@ import type { ReadScenario } from './lib/scenarios.js';
 const log = (m: string) => process.stderr.write(`${m}\n`);
 const HEADERS = { authorization: `Token ${BENCH_TOKEN}`, accept: 'application/json' };
 
-type Options = { scale: string; settings: LoadSettings; bulkSize: number; rounds: number; csvTimeout: number; fresh: boolean; guardOnly: boolean; out: string };
+type Options = { scale: string; settings: LoadSettings; bulkSize: number; rounds: number; csvTimeout: number; fresh: boolean; guardOnly: boolean; out: string; workers: number };
 
 function readOptions(): Options {
   const a = parseArgs(process.argv.slice(2), {
-    scale: 'string', duration: 'string', warmup: 'string', connections: 'string', 'bulk-size': 'string', rounds: 'string', 'csv-timeout': 'string', fresh: 'flag', 'guard-only': 'flag', out: 'string',
+    scale: 'string', duration: 'string', warmup: 'string', connections: 'string', 'bulk-size': 'string', rounds: 'string', 'csv-timeout': 'string', fresh: 'flag', 'guard-only': 'flag', out: 'string', workers: 'string',
   });
   const num = (k: string, d: number) => (a[k] === undefined ? d : Number(a[k]));
   return {
@@ -55,6 +55,7 @@ function readOptions(): Options {
     fresh: Boolean(a.fresh),
     guardOnly: Boolean(a['guard-only']),
     out: String(a.out ?? path.join(BENCH_DIR, 'results')),
+    workers: num('workers', 1),
   };
 }
 
@@ -106,7 +107,7 @@ async function main(): Promise<number> {
   process.once('SIGTERM', interrupted);
   if (opts.fresh) ({ url: dbUrl, drop } = await freshDatabase(dbUrl));
   log(`bench: ${db} at ${redact(dbUrl)}`);
-  const serverEnv = { LOG_LEVEL: 'warn', SUPERUSER_NAME: BENCH_USER, SUPERUSER_API_TOKEN: BENCH_TOKEN, MAX_PAGE_SIZE: '0', WORKERS: '1' };
+  const serverEnv = { LOG_LEVEL: 'warn', SUPERUSER_NAME: BENCH_USER, SUPERUSER_API_TOKEN: BENCH_TOKEN, MAX_PAGE_SIZE: '0', WORKERS: String(opts.workers) };
   const server = await startChild({ script: 'src/server.ts', env: { ...serverEnv, DATABASE_URL: dbUrl }, healthPath: '/health/' });
   const notes: string[] = [];
   try {

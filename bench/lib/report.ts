@@ -29,6 +29,11 @@ export type Results = {
   notes: string[];
 };
 
+/** How the service ran: one child process, or a primary forking N workers (the RSS columns are the primary's). */
+function workersText(workers: string | undefined): string {
+  return Number(workers ?? 1) > 1 ? `${workers} worker processes sharing the port (WORKERS; RSS figures are the primary process's only)` : 'one child process';
+}
+
 const n0 = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '-');
 const n1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
@@ -51,7 +56,7 @@ export function toMarkdown(r: Results): string {
     `- machine: ${m.cores} cores (${m.cpu}), ${m.memoryGb.toFixed(1)} GB RAM, ${m.os}; Node ${m.node}; ${r.db} ${r.dbVersion}; commit ${r.commit}`,
     `- 1-minute load average ${m.loadAtStart.toFixed(2)} before the run, ${m.loadAtEnd.toFixed(2)} at its end (other work on the machine skews every figure)`,
     `- data set: ${r.dataset.scale}${r.dataset.seeded ? `, seeded in this run in ${n1(r.dataset.seedSeconds ?? NaN)} s (${n0(r.dataset.seedObjectsPerSecond ?? NaN)} objects/s through the bulk API)` : ', already present'}: ${counts}`,
-    `- load: autocannon in the harness process, ${r.settings.connections} connections, ${r.settings.warmup} s warm-up then ${r.settings.duration} s per scenario, loopback; the service is one child process (\`node --import tsx src/server.ts\`)`,
+    `- load: autocannon in the harness process, ${r.settings.connections} connections, ${r.settings.warmup} s warm-up then ${r.settings.duration} s per scenario, loopback; the service is ${workersText(r.settings.serverEnv.WORKERS)} (\`node --import tsx src/server.ts\`)`,
     `- the service keeps rendered GET bodies until the next write (response cache): rows without "uncached" are mostly served from it after the first request; "uncached" rows send \`Cache-Control: no-cache\` so every request renders afresh; SQL/req and CPU ms/req always describe a fresh render`,
     `- × floor = floor req/s ÷ scenario req/s (1.0× would be as fast as a bare route sending the same bytes); SQL/req is counted in-process with \`dialect.queryCount()\`; CPU ms/req is this process's CPU time per request through inject() (SQLite's work included, a PostgreSQL server's not), steadier than req/s on a busy machine`,
     `- server RSS: ${n0(r.server.startRssMb)} MB after start, ${n0(r.server.peakRssMb)} MB peak over the run${r.server.seedPeakRssMb ? ` (${n0(r.server.seedPeakRssMb)} MB peak while seeding)` : ''}; whole run ${n0(r.totalSeconds)} s`,
@@ -98,7 +103,8 @@ export function toMarkdown(r: Results): string {
 /** Writes `<dir>/<date>-<db>.md` and `.json`; returns the Markdown path. */
 export function writeResults(dir: string, r: Results): string {
   fs.mkdirSync(dir, { recursive: true });
-  const base = path.join(dir, `${r.date}-${r.db}`);
+  const workers = Number(r.settings.serverEnv.WORKERS ?? 1);
+  const base = path.join(dir, `${r.date}-${r.db}${workers > 1 ? `-workers${workers}` : ''}`);
   fs.writeFileSync(`${base}.json`, `${JSON.stringify(r, null, 2)}\n`);
   fs.writeFileSync(`${base}.md`, toMarkdown(r));
   return `${base}.md`;
