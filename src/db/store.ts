@@ -10,6 +10,9 @@ export type Exec = Kysely<any>;
 /** Rows per IN (...) list: a whole page (MAX_PAGE_SIZE 1000) fits one statement. */
 const CHUNK = 1000;
 
+/** Characters of statement text the store keeps (see `statementText`). */
+const TEXT_CACHE_CHARS = 8_000_000;
+
 /** Bound parameters per statement: under SQLite's 32766 and PostgreSQL's 65535. */
 const MAX_PARAMS = 30000;
 
@@ -24,12 +27,23 @@ export function chunk<T>(items: T[], size = CHUNK): T[][] {
   return out;
 }
 
-/** `UPDATE t SET c = v.columnN FROM (VALUES (id, c...), ...) AS v WHERE t.id = v.column1`. */
+/**
+ * `UPDATE t SET c = v.columnN FROM (VALUES (id, c...), ...) AS v WHERE t.id = v.column1`; the text
+ * is built once per shape (table, columns, rows), the parameters are each row's id then values.
+ */
 async function updateFromValues(exec: Exec, store: Store, model: ResolvedModel, cols: string[], rows: { id: string; values: Record<string, unknown> }[]): Promise<void> {
-  const types = ['id', ...cols].map((c) => sql.raw(store.sqlType(model, c)));
-  const tuples = rows.map((r) => sql`(${sql.join([r.id, ...cols.map((c) => r.values[c])].map((v, i) => sql`CAST(${v} AS ${types[i]})`))})`);
-  const sets = cols.map((c, i) => sql`${sql.ref(c)} = v.${sql.raw(`column${i + 2}`)}`);
-  await sql`UPDATE ${sql.table(model.table)} SET ${sql.join(sets)} FROM (VALUES ${sql.join(tuples)}) AS v WHERE ${sql.ref(`${model.table}.id`)} = v.column1`.execute(exec);
+  const text = store.statementText(`update ${model.table} ${cols.join(',')} ${rows.length}`, () => {
+    const types = ['id', ...cols].map((c) => sql.raw(store.sqlType(model, c)));
+    const tuples = rows.map(() => sql`(${sql.join(types.map((type) => sql`CAST(${null} AS ${type})`))})`);
+    const sets = cols.map((c, i) => sql`${sql.ref(c)} = v.${sql.raw(`column${i + 2}`)}`);
+    return sql`UPDATE ${sql.table(model.table)} SET ${sql.join(sets)} FROM (VALUES ${sql.join(tuples)}) AS v WHERE ${sql.ref(`${model.table}.id`)} = v.column1`.compile(exec);
+  });
+  const params: unknown[] = [];
+  for (const r of rows) {
+    params.push(r.id);
+    for (const c of cols) params.push(r.values[c]);
+  }
+  await exec.executeQuery(CompiledQuery.raw(text, params));
 }
 
 /**
@@ -38,6 +52,7 @@ async function updateFromValues(exec: Exec, store: Store, model: ResolvedModel, 
  */
 export class Store {
   private readonly texts = new Map<string, string>();
+  private textChars = 0;
 
   constructor(readonly dialect: Dialect) {}
 
@@ -83,7 +98,7 @@ export class Store {
     const unique = [...new Set(ids.filter((id): id is string => typeof id === 'string'))];
     const rows: Row[] = [];
     for (const part of chunk(unique)) {
-      const text = this.shapeText(`byIds ${model.table} ${part.length}`, () => exec.selectFrom(model.table).selectAll().where('id', 'in', part).compile());
+      const text = this.statementText(`byIds ${model.table} ${part.length}`, () => exec.selectFrom(model.table).selectAll().where('id', 'in', part).compile());
       const raw = await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, part));
       for (const r of raw.rows) rows.push(this.decode(model, r));
     }
@@ -130,21 +145,39 @@ export class Store {
    */
   async insert(exec: Exec, model: ResolvedModel, rows: Row[]): Promise<void> {
     for (const part of chunk(rows, rowsPerStatement(model.columns.length))) {
-      const encoded = part.map((r) => this.encode(model, r));
-      const cols = Object.keys(encoded[0]);
-      const shape = cols.join(',');
-      if (encoded.some((r) => Object.keys(r).join(',') !== shape)) {
-        await exec.insertInto(model.table).values(encoded).execute();
-        continue;
-      }
-      const params = encoded.flatMap((r) => cols.map((c) => r[c]));
-      await exec.executeQuery(CompiledQuery.raw(this.insertText(exec, model.table, cols, encoded.length), params));
+      const params = this.encodeRows(model, part);
+      const cols = model.columns.map((f) => f.column as string).filter((c) => c in part[0]);
+      if (params) await this.insertValues(exec, model.table, cols, part.length, params);
+      else await exec.insertInto(model.table).values(part.map((r) => this.encode(model, r))).execute();
     }
+  }
+
+  /**
+   * The rows' column values, encoded, row after row (as `encode` does, without an object per
+   * row); null when the rows do not all set the first row's columns.
+   */
+  private encodeRows(model: ResolvedModel, rows: Row[]): unknown[] | null {
+    const columns = model.columns;
+    const shape = columns.map((f) => (f.column as string) in rows[0]);
+    const params: unknown[] = [];
+    for (const row of rows) {
+      for (let i = 0; i < columns.length; i += 1) {
+        const col = columns[i].column as string;
+        if (col in row !== shape[i]) return null;
+        if (shape[i]) params.push(this.encodeValue(columns[i], row[col]));
+      }
+    }
+    return params;
+  }
+
+  /** `INSERT INTO table (cols) VALUES ...` of `n` rows whose parameters are already in order. */
+  private async insertValues(exec: Exec, table: string, cols: string[], n: number, params: unknown[]): Promise<void> {
+    await exec.executeQuery(CompiledQuery.raw(this.insertText(exec, table, cols, n), params));
   }
 
   /** `INSERT INTO table (cols) VALUES (...), ...` for `n` rows, in the dialect's placeholders. */
   private insertText(exec: Exec, table: string, cols: string[], n: number): string {
-    return this.shapeText(`insert ${table} ${cols.join(',')} ${n}`, () => {
+    return this.statementText(`insert ${table} ${cols.join(',')} ${n}`, () => {
       const blank = Object.fromEntries(cols.map((c) => [c, null]));
       return exec.insertInto(table).values(Array.from({ length: n }, () => blank)).compile();
     });
@@ -153,14 +186,20 @@ export class Store {
   /**
    * The SQL text of a statement shape (table, columns, number of parameters), built by Kysely
    * once and reused: building and compiling the query is most of a small statement's cost.
-   * Only shapes whose parameters are exactly the values passed at execution are cached.
+   * Only shapes whose parameters are exactly the values passed at execution are cached; the
+   * cache is emptied when it holds 2000 texts or TEXT_CACHE_CHARS characters (bulk statements
+   * run to tens of kilobytes).
    */
-  private shapeText(key: string, build: () => CompiledQuery): string {
+  statementText(key: string, build: () => CompiledQuery): string {
     let text = this.texts.get(key);
     if (text === undefined) {
       text = build().sql;
-      if (this.texts.size >= 2000) this.texts.clear();
+      if (this.texts.size >= 2000 || this.textChars + text.length > TEXT_CACHE_CHARS) {
+        this.texts.clear();
+        this.textChars = 0;
+      }
       this.texts.set(key, text);
+      this.textChars += text.length;
     }
     return text;
   }
@@ -212,7 +251,7 @@ export class Store {
     const valueCol = field.behaviour.relation === 'content_types' ? 'content_type' : 'target_id';
     const table = joinTable(model, field);
     for (const part of chunk([...new Set(sourceIds)])) {
-      const text = this.shapeText(`links ${table} ${part.length}`, () => exec.selectFrom(table).select(['source_id', `${valueCol} as value`]).where('source_id', 'in', part).compile());
+      const text = this.statementText(`links ${table} ${part.length}`, () => exec.selectFrom(table).select(['source_id', `${valueCol} as value`]).where('source_id', 'in', part).compile());
       const rows = (await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, part))).rows;
       for (const r of rows) {
         // Integer ids come back as numbers; rows carry every id as text.
@@ -231,8 +270,9 @@ export class Store {
     const valueCol = field.behaviour.relation === 'content_types' ? 'content_type' : 'target_id';
     const sources = fresh ? [] : [...links.keys()];
     for (const part of chunk(sources)) await exec.deleteFrom(table).where('source_id', 'in', part).execute();
-    const values = [...links].flatMap(([source, targets]) => [...new Set(targets)].map((t) => ({ source_id: source, [valueCol]: t })));
-    for (const part of chunk(values)) await exec.insertInto(table).values(part).execute();
+    const pairs: string[] = [];
+    for (const [source, targets] of links) for (const target of new Set(targets)) pairs.push(source, target);
+    for (const part of chunk(pairs, 2 * CHUNK)) await this.insertValues(exec, table, ['source_id', valueCol], part.length / 2, part);
   }
 
   /** Removes links that point at deleted targets (others' to-many fields). */
