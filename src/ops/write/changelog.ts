@@ -7,6 +7,7 @@ import { relatedObjects } from './change-related.js';
 import type { Exec } from '../../db/store.js';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { RequestContext, Services } from '../services.js';
+import type { Loaded, SerializeOptions } from '../serialize/plan.js';
 
 /** Change records rendered and written per statement. */
 const CHANGE_BATCH = 100;
@@ -27,14 +28,15 @@ function flatData(model: ResolvedModel, row: Row, api: Record<string, unknown>):
 
 /**
  * Writes one change record per object in the write's transaction: who, when, which request,
- * and the object's state after the change (its last state for deletes).
+ * and the object's state after the change (its last state for deletes). Returns what it loaded
+ * to render the snapshots, and for which options (none for a model without a change log).
  */
-export async function recordChanges(services: Services, exec: Exec, rc: RequestContext, model: ResolvedModel, action: ChangeAction, rows: Row[]): Promise<void> {
-  if (!model.features.has('change_logging') || rows.length === 0) return;
+export async function recordChanges(services: Services, exec: Exec, rc: RequestContext, model: ResolvedModel, action: ChangeAction, rows: Row[]): Promise<{ loaded: Loaded; opts: SerializeOptions } | undefined> {
+  if (!model.features.has('change_logging') || rows.length === 0) return undefined;
   const changeModel = services.registry.get('extras.objectchange');
   // Depth 1, as the reference's serializer without a request; a created object's counts are left out
   // (the reference serializes the saved instance, which has no count annotations).
-  const opts = { depth: 1, baseUrl: rc.baseUrl, omitCounts: action === 'create' };
+  const opts: SerializeOptions = { depth: 1, baseUrl: rc.baseUrl, omitCounts: action === 'create' };
   const loaded = await loadForSerialization(services, exec, model, rows, opts);
   const related = await relatedObjects(services, exec, model, rows);
   const time = toIsoMicro(new Date());
@@ -61,4 +63,5 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
     }));
     await services.store.insert(exec, changeModel, records as Row[]);
   }
+  return { loaded, opts };
 }
