@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { toIsoMicro } from '../../core/fields/scalar.js';
-import { chunk } from '../../db/store.js';
 import { loadForSerialization } from '../serialize/plan.js';
 import { renderRows } from '../serialize/render.js';
 import { relatedObjects } from './change-related.js';
@@ -9,7 +8,7 @@ import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { RequestContext, Services } from '../services.js';
 import type { Loaded, SerializeOptions } from '../serialize/plan.js';
 
-/** Change records rendered and written per statement. */
+/** Change records encoded and written per statement. */
 const CHANGE_BATCH = 100;
 
 export type ChangeAction = 'create' | 'update' | 'delete';
@@ -39,29 +38,33 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
   const opts: SerializeOptions = { depth: 1, baseUrl: rc.baseUrl, omitCounts: action === 'create' };
   const loaded = await loadForSerialization(services, exec, model, rows, opts);
   const related = await relatedObjects(services, exec, model, rows);
+  // One rendering for the whole write, so each related object is rendered once (not once per batch).
+  // The snapshot's own display is the object's display at any depth: no second rendering for it.
+  const snapshots = renderRows(services, loaded, model, rows, opts);
   const time = toIsoMicro(new Date());
-  // Rendered, encoded and written a batch at a time: each batch's snapshots and texts die young.
-  for (const [n, part] of chunk(rows, CHANGE_BATCH).entries()) {
-    // The snapshot's own display is the object's display at any depth: no second rendering for it.
-    const snapshots = renderRows(services, loaded, model, part, opts);
-    const records = part.map((row, i) => ({
-      id: randomUUID(),
-      time,
-      user_id: rc.actor?.id ?? null,
-      user_name: rc.actor?.username ?? 'Undefined',
-      request_id: rc.requestId,
-      action,
-      changed_object_type: model.id,
-      changed_object_id: row.id,
-      change_context: 'web',
-      change_context_detail: rc.routeName,
-      related_object_type: related[n * CHANGE_BATCH + i]?.type ?? null,
-      related_object_id: related[n * CHANGE_BATCH + i]?.id ?? null,
-      object_repr: String(snapshots[i].display ?? '').slice(0, 200),
-      object_data: flatData(model, row, snapshots[i]),
-      object_data_v2: snapshots[i],
-    }));
-    await services.store.insert(exec, changeModel, records as Row[]);
+  // Encoded and written a batch at a time: each batch's texts die young.
+  for (let start = 0; start < rows.length; start += CHANGE_BATCH) {
+    const records: Row[] = [];
+    for (let i = start; i < Math.min(start + CHANGE_BATCH, rows.length); i += 1) {
+      records.push({
+        id: randomUUID(),
+        time,
+        user_id: rc.actor?.id ?? null,
+        user_name: rc.actor?.username ?? 'Undefined',
+        request_id: rc.requestId,
+        action,
+        changed_object_type: model.id,
+        changed_object_id: rows[i].id,
+        change_context: 'web',
+        change_context_detail: rc.routeName,
+        related_object_type: related[i]?.type ?? null,
+        related_object_id: related[i]?.id ?? null,
+        object_repr: String(snapshots[i].display ?? '').slice(0, 200),
+        object_data: flatData(model, rows[i], snapshots[i]),
+        object_data_v2: snapshots[i],
+      });
+    }
+    await services.store.insert(exec, changeModel, records);
   }
   return { loaded, opts };
 }
