@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { toIsoMicro } from '../../core/fields/scalar.js';
 import { loadForSerialization } from '../serialize/plan.js';
 import { renderRows } from '../serialize/render.js';
+import { newChangeId } from './change-id.js';
 import { relatedObjects } from './change-related.js';
 import type { Exec } from '../../db/store.js';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
@@ -47,7 +47,7 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
     const records: Row[] = [];
     for (let i = start; i < Math.min(start + CHANGE_BATCH, rows.length); i += 1) {
       records.push({
-        id: randomUUID(),
+        id: newChangeId(),
         time,
         user_id: rc.actor?.id ?? null,
         user_name: rc.actor?.username ?? 'Undefined',
