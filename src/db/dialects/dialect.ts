@@ -42,6 +42,12 @@ export type Dialect = {
   freeGeneration: boolean;
   /** Locks rows/tables for an allocation in the current transaction, where the database needs it. */
   lockTable(trx: Kysely<any>, table: string): Promise<void>;
+  /**
+   * Compresses large values of these columns with the database's fastest method, where it has a
+   * choice (PostgreSQL 14+ built with lz4: lz4 instead of pglz, for values written from now on);
+   * a no-op elsewhere. A storage setting only: what is read back does not change.
+   */
+  compressFast(table: string, columns: string[]): Promise<void>;
   close(): Promise<void>;
 };
 

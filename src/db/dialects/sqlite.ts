@@ -89,6 +89,7 @@ export function createSqliteDialect(file: string): Dialect {
     freeGeneration: true,
     writeGeneration: generationReader(raw, () => `${scripts}.${counter.rollbacks()}`),
     lockTable: async () => undefined,
+    compressFast: async () => undefined,
     close: async () => {
       await stopCheckpoints();
       await db.destroy();

@@ -23,9 +23,21 @@ async function syncRegistrySchema(dialect: Dialect, registry: Registry): Promise
   await dialect.execScript(statements);
 }
 
+/**
+ * Change-record snapshots (4-5 kB of JSON per object) are compressed with lz4 where the database
+ * offers it: PostgreSQL's default pglz made the inserts of a 1000-object write's records ~40 ms
+ * slower. Existing values stay as they are (both methods read back the same).
+ */
+async function compressChangeSnapshots(dialect: Dialect, registry: Registry): Promise<void> {
+  const changes = registry.get('extras.objectchange');
+  const columns = ['object_data', 'object_data_v2'].map((name) => changes.fieldMap.get(name)?.column as string);
+  await dialect.compressFast(changes.table, columns);
+}
+
 export const MIGRATIONS: Migration[] = [
   { id: 1, name: 'registry schema', up: syncRegistrySchema },
   { id: 2, name: 'integer ids (auth.group)', up: migrateIntegerIds },
+  { id: 3, name: 'lz4 change snapshots (extras.objectchange)', up: compressChangeSnapshots },
 ];
 
 /** Latest migration id this build knows. */
