@@ -1,4 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
+import { insertRows, updateRows } from './bulk-rows.js';
 import { joinTable } from './schema/build-schema.js';
 import type { Kysely } from 'kysely';
 import type { Dialect } from './dialects/dialect.js';
@@ -25,25 +26,6 @@ export function chunk<T>(items: T[], size = CHUNK): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
-}
-
-/**
- * `UPDATE t SET c = v.columnN FROM (VALUES (id, c...), ...) AS v WHERE t.id = v.column1`; the text
- * is built once per shape (table, columns, rows), the parameters are each row's id then values.
- */
-async function updateFromValues(exec: Exec, store: Store, model: ResolvedModel, cols: string[], rows: { id: string; values: Record<string, unknown> }[]): Promise<void> {
-  const text = store.statementText(`update ${model.table} ${cols.join(',')} ${rows.length}`, () => {
-    const types = ['id', ...cols].map((c) => sql.raw(store.sqlType(model, c)));
-    const tuples = rows.map(() => sql`(${sql.join(types.map((type) => sql`CAST(${null} AS ${type})`))})`);
-    const sets = cols.map((c, i) => sql`${sql.ref(c)} = v.${sql.raw(`column${i + 2}`)}`);
-    return sql`UPDATE ${sql.table(model.table)} SET ${sql.join(sets)} FROM (VALUES ${sql.join(tuples)}) AS v WHERE ${sql.ref(`${model.table}.id`)} = v.column1`.compile(exec);
-  });
-  const params: unknown[] = [];
-  for (const r of rows) {
-    params.push(r.id);
-    for (const c of cols) params.push(r.values[c]);
-  }
-  await exec.executeQuery(CompiledQuery.raw(text, params));
 }
 
 /**
@@ -145,9 +127,11 @@ export class Store {
    */
   async insert(exec: Exec, model: ResolvedModel, rows: Row[]): Promise<void> {
     for (const part of chunk(rows, rowsPerStatement(model.columns.length))) {
-      const params = this.encodeRows(model, part);
-      const cols = model.columns.map((f) => f.column as string).filter((c) => c in part[0]);
-      if (params) await this.insertValues(exec, model.table, cols, part.length, params);
+      const values = this.encodeRows(model, part);
+      const fields = model.columns.filter((f) => (f.column as string) in part[0]);
+      const cols = fields.map((f) => f.column as string);
+      const types = fields.map((f) => this.dialect.columnType(f.behaviour.storage));
+      if (values) await exec.executeQuery(insertRows(this, exec, model.table, cols, types, { width: cols.length, count: part.length, values }));
       else await exec.insertInto(model.table).values(part.map((r) => this.encode(model, r))).execute();
     }
   }
@@ -168,19 +152,6 @@ export class Store {
       }
     }
     return params;
-  }
-
-  /** `INSERT INTO table (cols) VALUES ...` of `n` rows whose parameters are already in order. */
-  private async insertValues(exec: Exec, table: string, cols: string[], n: number, params: unknown[]): Promise<void> {
-    await exec.executeQuery(CompiledQuery.raw(this.insertText(exec, table, cols, n), params));
-  }
-
-  /** `INSERT INTO table (cols) VALUES (...), ...` for `n` rows, in the dialect's placeholders. */
-  private insertText(exec: Exec, table: string, cols: string[], n: number): string {
-    return this.statementText(`insert ${table} ${cols.join(',')} ${n}`, () => {
-      const blank = Object.fromEntries(cols.map((c) => [c, null]));
-      return exec.insertInto(table).values(Array.from({ length: n }, () => blank)).compile();
-    });
   }
 
   /**
@@ -230,8 +201,19 @@ export class Store {
     }
     for (const { cols, rows } of groups.values()) {
       if (rows.length === 1) await exec.updateTable(model.table).set(rows[0].values).where('id', '=', rows[0].id).execute();
-      else for (const part of chunk(rows, rowsPerStatement(cols.length + 1))) await updateFromValues(exec, this, model, cols, part);
+      else for (const part of chunk(rows, rowsPerStatement(cols.length + 1))) await this.updateRows(exec, model, cols, part);
     }
+  }
+
+  /** One statement setting `cols` of many rows, each to its own values. */
+  private async updateRows(exec: Exec, model: ResolvedModel, cols: string[], rows: { id: string; values: Record<string, unknown> }[]): Promise<void> {
+    const values: unknown[] = [];
+    for (const r of rows) {
+      values.push(r.id);
+      for (const c of cols) values.push(r.values[c]);
+    }
+    const types = ['id', ...cols].map((c) => this.sqlType(model, c));
+    await exec.executeQuery(updateRows(this, exec, model.table, cols, types, { width: cols.length + 1, count: rows.length, values }));
   }
 
   async deleteIds(exec: Exec, model: ResolvedModel, ids: string[]): Promise<void> {
@@ -272,7 +254,8 @@ export class Store {
     for (const part of chunk(sources)) await exec.deleteFrom(table).where('source_id', 'in', part).execute();
     const pairs: string[] = [];
     for (const [source, targets] of links) for (const target of new Set(targets)) pairs.push(source, target);
-    for (const part of chunk(pairs, 2 * CHUNK)) await this.insertValues(exec, table, ['source_id', valueCol], part.length / 2, part);
+    // Types unknown here (the target's id may be an integer): always a VALUES list.
+    for (const part of chunk(pairs, 2 * CHUNK)) await exec.executeQuery(insertRows(this, exec, table, ['source_id', valueCol], null, { width: 2, count: part.length / 2, values: part }));
   }
 
   /** Removes links that point at deleted targets (others' to-many fields). */

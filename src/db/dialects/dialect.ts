@@ -40,6 +40,12 @@ export type Dialect = {
   writeGeneration(): Promise<string | null>;
   /** Whether reading the generation costs no statement (then small per-request reads are memoized by it). */
   freeGeneration: boolean;
+  /**
+   * Rows passed as one array parameter per column (`unnest($1::uuid[], $2::text[])`), for bulk
+   * statements that would otherwise carry thousands of placeholders (bulk-rows.ts); absent where
+   * the database has no array parameters.
+   */
+  unnestRows?(types: string[]): RawBuilder<unknown>;
   /** Locks rows/tables for an allocation in the current transaction, where the database needs it. */
   lockTable(trx: Kysely<any>, table: string): Promise<void>;
   /**
