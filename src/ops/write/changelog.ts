@@ -26,6 +26,23 @@ function flatData(model: ResolvedModel, row: Row, api: Record<string, unknown>):
 }
 
 /**
+ * Waits for the `previous` statement while `next` is under way. When `previous` fails, `next` is
+ * let finish before the error goes on, so nothing of the write runs after its transaction is
+ * rolled back.
+ */
+async function awaitPrevious(previous: Promise<void> | undefined, next: Promise<void>): Promise<void> {
+  // `next` is awaited later; a failure before then is not an unhandled rejection.
+  next.catch(() => undefined);
+  if (!previous) return;
+  try {
+    await previous;
+  } catch (err) {
+    await next.catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
  * Writes one change record per object in the write's transaction: who, when, which request,
  * and the object's state after the change (its last state for deletes). Returns what it loaded
  * to render the snapshots, and for which options (none for a model without a change log).
@@ -42,7 +59,9 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
   // The snapshot's own display is the object's display at any depth: no second rendering for it.
   const snapshots = renderRows(services, loaded, model, rows, opts);
   const time = toIsoMicro(new Date());
-  // Encoded and written a batch at a time: each batch's texts die young.
+  // Encoded and written a batch at a time, each batch's texts dying young; the next batch is
+  // encoded while the database writes the last one (PostgreSQL's driver is asynchronous).
+  let writing: Promise<void> | undefined;
   for (let start = 0; start < rows.length; start += CHANGE_BATCH) {
     const records: Row[] = [];
     for (let i = start; i < Math.min(start + CHANGE_BATCH, rows.length); i += 1) {
@@ -64,7 +83,10 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
         object_data_v2: snapshots[i],
       });
     }
-    await services.store.insert(exec, changeModel, records);
+    const next = services.store.insert(exec, changeModel, records);
+    await awaitPrevious(writing, next);
+    writing = next;
   }
+  await writing;
   return { loaded, opts };
 }
