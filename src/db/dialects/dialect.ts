@@ -54,6 +54,11 @@ export type Dialect = {
    * a no-op elsewhere. A storage setting only: what is read back does not change.
    */
   compressFast(table: string, columns: string[]): Promise<void>;
+  /**
+   * Converts columns whose SQL type differs from their storage's to it, casting the stored values
+   * (a migration after a storage change); a no-op where column types are affinities (SQLite).
+   */
+  retypeColumns(table: string, columns: { name: string; storage: Storage }[]): Promise<void>;
   close(): Promise<void>;
 };
 

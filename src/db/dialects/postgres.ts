@@ -1,13 +1,14 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { makeCounter } from './dialect.js';
+import { inJsonbOrder } from './jsonb-order.js';
 import { postgresJson } from './postgres-json.js';
 import type { Dialect } from './dialect.js';
 import type { Storage } from '../../core/fields/kind.js';
 
 const TYPES: Record<Storage, string> = {
   text: 'text', integer: 'integer', bigint: 'bigint', real: 'double precision', boolean: 'boolean',
-  json: 'jsonb', uuid: 'uuid', binary: 'bytea', none: 'text',
+  json: 'jsonb', document: 'json', uuid: 'uuid', binary: 'bytea', none: 'text',
 };
 
 // COUNT(*) and bigint come back as strings by default; they fit in a double here.
@@ -30,11 +31,13 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     columnType: (storage) => TYPES[storage],
     encode(storage, value) {
       if (value === null || value === undefined) return null;
-      if (storage === 'json') return JSON.stringify(value);
+      if (storage === 'json' || storage === 'document') return JSON.stringify(value);
       return value;
     },
     decode(storage, value) {
       if (value === null || value === undefined) return null;
+      // A json column gives keys in written order; read as jsonb gave (and the reference gives) them.
+      if (storage === 'document') return inJsonbOrder(value);
       return value;
     },
     ilike: (column, pattern) => sql`${column}::text ILIKE ${pattern}`,
@@ -65,6 +68,13 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
       const set = columns.map((c) => `ALTER COLUMN "${c}" SET COMPRESSION lz4`).join(', ');
       // Before PostgreSQL 14 the clause does not parse; a server built without lz4 refuses the method.
       await pool.query(`DO $$ BEGIN ALTER TABLE "${table}" ${set}; EXCEPTION WHEN syntax_error OR feature_not_supported THEN NULL; END $$`);
+    },
+    async retypeColumns(table, columns) {
+      const current = await pool.query<{ column_name: string; data_type: string }>('SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1', [table]);
+      const types = new Map(current.rows.map((r) => [r.column_name, r.data_type]));
+      const changes = columns.filter((c) => types.has(c.name) && types.get(c.name) !== TYPES[c.storage]);
+      if (changes.length === 0) return;
+      await pool.query(`ALTER TABLE "${table}" ${changes.map((c) => `ALTER COLUMN "${c.name}" TYPE ${TYPES[c.storage]} USING "${c.name}"::${TYPES[c.storage]}`).join(', ')}`);
     },
     close: () => db.destroy(),
   };

@@ -24,20 +24,23 @@ async function syncRegistrySchema(dialect: Dialect, registry: Registry): Promise
 }
 
 /**
- * Change-record snapshots (4-5 kB of JSON per object) are compressed with lz4 where the database
- * offers it: PostgreSQL's default pglz made the inserts of a 1000-object write's records ~40 ms
- * slower. Existing values stay as they are (both methods read back the same).
+ * Change-record snapshots (4-5 kB of JSON per object, written once, read whole, never queried
+ * inside) become `document` storage: PostgreSQL keeps them as json text instead of converting
+ * them to jsonb (the dialect reads them back in jsonb's key order), compressed with lz4 instead of
+ * pglz where the server offers it. Per 1000 records ~100 ms less to insert (measured alone). The
+ * stored values are cast (a rewrite of the table, lossless); SQLite keeps its text columns.
  */
-async function compressChangeSnapshots(dialect: Dialect, registry: Registry): Promise<void> {
+async function changeSnapshotsAsDocuments(dialect: Dialect, registry: Registry): Promise<void> {
   const changes = registry.get('extras.objectchange');
-  const columns = ['object_data', 'object_data_v2'].map((name) => changes.fieldMap.get(name)?.column as string);
-  await dialect.compressFast(changes.table, columns);
+  const fields = ['object_data', 'object_data_v2'].map((name) => changes.fieldMap.get(name)!);
+  await dialect.retypeColumns(changes.table, fields.map((f) => ({ name: f.column as string, storage: f.behaviour.storage })));
+  await dialect.compressFast(changes.table, fields.map((f) => f.column as string));
 }
 
 export const MIGRATIONS: Migration[] = [
   { id: 1, name: 'registry schema', up: syncRegistrySchema },
   { id: 2, name: 'integer ids (auth.group)', up: migrateIntegerIds },
-  { id: 3, name: 'lz4 change snapshots (extras.objectchange)', up: compressChangeSnapshots },
+  { id: 3, name: 'change snapshots as json documents, lz4 (extras.objectchange)', up: changeSnapshotsAsDocuments },
 ];
 
 /** Latest migration id this build knows. */
