@@ -1,8 +1,9 @@
-import { watchMemory } from './memory.js';
+import { mainThreadMs, watchMemory } from './memory.js';
 import type { ApiClient } from './client.js';
 import type { Fixtures } from './fixtures.js';
 
-export type BulkRow = { name: string; objects: number; medianMs: number; objectsPerSecond: number; roundsMs: number[]; peakRssMb: number };
+/** `serverMs`: the service's main-thread CPU per round (see mainThreadMs). */
+export type BulkRow = { name: string; objects: number; medianMs: number; objectsPerSecond: number; roundsMs: number[]; serverMs: number[]; peakRssMb: number };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -33,10 +34,13 @@ export async function measureBulk(client: ApiClient, fx: Fixtures, opts: { pid: 
   const rows: BulkRow[] = [];
   for (const kind of list) {
     const times: Record<'create' | 'patch' | 'delete', number[]> = { create: [], patch: [], delete: [] };
+    const server: Record<'create' | 'patch' | 'delete', number[]> = { create: [], patch: [], delete: [] };
     const peaks: Record<string, number> = { create: 0, patch: 0, delete: 0 };
     const timed = async (op: 'create' | 'patch' | 'delete', method: string, body: unknown) => {
       const mem = watchMemory(opts.pid);
+      const cpu = mainThreadMs(opts.pid);
       const res = await client.ok(method, kind.path, body);
+      server[op].push(mainThreadMs(opts.pid) - cpu);
       peaks[op] = Math.max(peaks[op], mem.stop().peakMb);
       times[op].push(res.ms);
       return res.body;
@@ -49,7 +53,7 @@ export async function measureBulk(client: ApiClient, fx: Fixtures, opts: { pid: 
     }
     for (const op of ['create', 'patch', 'delete'] as const) {
       const ms = median(times[op]);
-      rows.push({ name: `bulk ${op === 'patch' ? 'PATCH' : op} ${opts.size} ${kind.label}`, objects: opts.size, medianMs: ms, objectsPerSecond: opts.size / (ms / 1000), roundsMs: times[op], peakRssMb: peaks[op] });
+      rows.push({ name: `bulk ${op === 'patch' ? 'PATCH' : op} ${opts.size} ${kind.label}`, objects: opts.size, medianMs: ms, objectsPerSecond: opts.size / (ms / 1000), roundsMs: times[op], serverMs: server[op], peakRssMb: peaks[op] });
     }
   }
   return { rows, notes };

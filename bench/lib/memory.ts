@@ -11,6 +11,18 @@ export function readMemory(pid: number): { rssMb: number; hwmMb: number } | null
   }
 }
 
+/**
+ * Run time of a process's main thread so far, in ms (Linux schedstat; NaN elsewhere): CPU spent
+ * serving, unlike wall time untouched by other work on the machine.
+ */
+export function mainThreadMs(pid: number): number {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'latin1').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Resets the kernel's peak-RSS mark (VmHWM) of a process we own; false where not allowed. */
 export function resetPeak(pid: number): boolean {
   try {

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { joinRows } from './bulk-rows.js';
 import type { Exec, Store } from './store.js';
 import type { ResolvedModel } from '../core/registry/types.js';
 
@@ -12,7 +13,8 @@ export type TupleMatch = { index: number; raw: Record<string, unknown> };
  * Stored rows of `model` equal to any of `tuples` (driver values, one per live column) and null
  * on `cols.nulls`, in one statement: a join with a VALUES list tagged by tuple index, so each
  * tuple is an exact equality probe (through an index on those columns when there is one).
- * `select: 'id'` reads only ids. Callers keep a statement under the parameter limits.
+ * `select: 'id'` reads only ids. Callers keep a statement under the parameter limits. The tuples
+ * travel as bulk-rows.ts sends rows (a VALUES list, or arrays), the text built once per shape.
  */
 export async function matchTuples(exec: Exec, store: Store, model: ResolvedModel, cols: TupleColumns, tuples: unknown[][], select: 'id' | 'all'): Promise<TupleMatch[]> {
   const picked = select === 'id' ? sql`${sql.ref('t.id')}` : sql`t.*`;
@@ -22,10 +24,14 @@ export async function matchTuples(exec: Exec, store: Store, model: ResolvedModel
     const rows = await sql<Record<string, unknown>>`SELECT ${picked} FROM ${sql.table(model.table)} AS t${where}`.execute(exec);
     return rows.rows.map((raw) => ({ index: 0, raw }));
   }
-  const types = cols.live.map((c) => sql.raw(store.sqlType(model, c)));
-  const list = tuples.map((values, i) => sql`(CAST(${i} AS integer), ${sql.join(values.map((v, j) => sql`CAST(${v} AS ${types[j]})`))})`);
+  const types = [store.dialect.columnType('integer'), ...cols.live.map((c) => store.sqlType(model, c))];
+  // Each tuple's values: its index, then its values.
+  const values = tuples.flatMap((tuple, i) => [i, ...tuple]);
   const on = cols.live.map((c, j) => sql`${sql.ref(`t.${c}`)} = v.${sql.raw(`column${j + 2}`)}`);
   const where = nulls.length > 0 ? sql` WHERE ${sql.join(nulls, sql` AND `)}` : sql``;
-  const rows = await sql<Record<string, unknown>>`SELECT ${picked}, v.column1 AS ${sql.ref('match_index__')} FROM ${sql.table(model.table)} AS t JOIN (VALUES ${sql.join(list)}) AS v ON ${sql.join(on, sql` AND `)}${where}`.execute(exec);
+  const key = `match ${model.table} ${select} ${cols.live.join(',')} ${cols.nulls.join(',')}`;
+  const query = joinRows(store, exec, key, types, { width: types.length, count: tuples.length, values }, (rows) =>
+    sql`SELECT ${picked}, v.column1 AS ${sql.ref('match_index__')} FROM ${sql.table(model.table)} AS t JOIN ${rows} ON ${sql.join(on, sql` AND `)}${where}`);
+  const rows = await exec.executeQuery<Record<string, unknown>>(query);
   return rows.rows.map((raw) => ({ index: Number(raw.match_index__), raw }));
 }

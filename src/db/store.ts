@@ -1,4 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
+import { insertRows, updateRows } from './bulk-rows.js';
 import { joinTable } from './schema/build-schema.js';
 import { toNaturalKey } from '../core/natural-order.js';
 import type { Kysely } from 'kysely';
@@ -14,6 +15,9 @@ export type Exec = Kysely<any>;
 /** Rows per IN (...) list: a whole page (MAX_PAGE_SIZE 1000) fits one statement. */
 const CHUNK = 1000;
 
+/** Characters of statement text the store keeps (see `statementText`). */
+const TEXT_CACHE_CHARS = 8_000_000;
+
 /** Bound parameters per statement: under SQLite's 32766 and PostgreSQL's 65535. */
 const MAX_PARAMS = 30000;
 
@@ -28,14 +32,6 @@ export function chunk<T>(items: T[], size = CHUNK): T[][] {
   return out;
 }
 
-/** `UPDATE t SET c = v.columnN FROM (VALUES (id, c...), ...) AS v WHERE t.id = v.column1`. */
-async function updateFromValues(exec: Exec, store: Store, model: ResolvedModel, cols: string[], rows: { id: string; values: Record<string, unknown> }[]): Promise<void> {
-  const types = ['id', ...cols].map((c) => sql.raw(store.sqlType(model, c)));
-  const tuples = rows.map((r) => sql`(${sql.join([r.id, ...cols.map((c) => r.values[c])].map((v, i) => sql`CAST(${v} AS ${types[i]})`))})`);
-  const sets = cols.map((c, i) => sql`${sql.ref(c)} = v.${sql.raw(`column${i + 2}`)}`);
-  await sql`UPDATE ${sql.table(model.table)} SET ${sql.join(sets)} FROM (VALUES ${sql.join(tuples)}) AS v WHERE ${sql.ref(`${model.table}.id`)} = v.column1`.execute(exec);
-}
-
 /**
  * Row-level access to the registry's tables: encode/decode through the dialect, bulk reads by
  * id, inserts, updates, deletes and to-many links. Knows nothing of HTTP or validation.
@@ -43,6 +39,7 @@ async function updateFromValues(exec: Exec, store: Store, model: ResolvedModel, 
 export class Store {
   private readonly texts = new Map<string, string>();
   private readonly decoders = new Map<ResolvedModel, (raw: Record<string, unknown>) => Row>();
+  private textChars = 0;
 
   constructor(readonly dialect: Dialect) {}
 
@@ -109,7 +106,7 @@ export class Store {
     const unique = [...new Set(ids.filter((id): id is string => typeof id === 'string'))];
     const rows: Row[] = [];
     for (const part of chunk(unique)) {
-      const text = this.shapeText(`byIds ${model.table} ${part.length}`, () => exec.selectFrom(model.table).selectAll().where('id', 'in', part).compile());
+      const text = this.statementText(`byIds ${model.table} ${part.length}`, () => exec.selectFrom(model.table).selectAll().where('id', 'in', part).compile());
       const raw = await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, part));
       for (const r of raw.rows) rows.push(this.decode(model, r));
     }
@@ -125,7 +122,7 @@ export class Store {
     const node = this.dialect.joinById(model.table, 'node', sql.ref('up.id'));
     const rows: Row[] = [];
     for (const part of chunk([...new Set(ids)])) {
-      const text = this.shapeText(`ancestors ${model.table} ${part.length}`, () => sql`
+      const text = this.statementText(`ancestors ${model.table} ${part.length}`, () => sql`
         WITH RECURSIVE up(id) AS (
           SELECT ${up} FROM ${table} AS node WHERE node.id IN (${sql.join(part)}) AND ${up} IS NOT NULL
           UNION
@@ -157,37 +154,50 @@ export class Store {
    */
   async insert(exec: Exec, model: ResolvedModel, rows: Row[]): Promise<void> {
     for (const part of chunk(rows, rowsPerStatement(model.columns.length))) {
-      const encoded = part.map((r) => this.encode(model, r));
-      const cols = Object.keys(encoded[0]);
-      const shape = cols.join(',');
-      if (encoded.some((r) => Object.keys(r).join(',') !== shape)) {
-        await exec.insertInto(model.table).values(encoded).execute();
-        continue;
-      }
-      const params = encoded.flatMap((r) => cols.map((c) => r[c]));
-      await exec.executeQuery(CompiledQuery.raw(this.insertText(exec, model.table, cols, encoded.length), params));
+      const values = this.encodeRows(model, part);
+      const fields = model.columns.filter((f) => (f.column as string) in part[0]);
+      const cols = fields.map((f) => f.column as string);
+      const types = fields.map((f) => this.dialect.columnType(f.behaviour.storage));
+      if (values) await exec.executeQuery(insertRows(this, exec, model.table, cols, types, { width: cols.length, count: part.length, values }));
+      else await exec.insertInto(model.table).values(part.map((r) => this.encode(model, r))).execute();
     }
   }
 
-  /** `INSERT INTO table (cols) VALUES (...), ...` for `n` rows, in the dialect's placeholders. */
-  private insertText(exec: Exec, table: string, cols: string[], n: number): string {
-    return this.shapeText(`insert ${table} ${cols.join(',')} ${n}`, () => {
-      const blank = Object.fromEntries(cols.map((c) => [c, null]));
-      return exec.insertInto(table).values(Array.from({ length: n }, () => blank)).compile();
-    });
+  /**
+   * The rows' column values, encoded, row after row (as `encode` does, without an object per
+   * row); null when the rows do not all set the first row's columns.
+   */
+  private encodeRows(model: ResolvedModel, rows: Row[]): unknown[] | null {
+    const columns = model.columns;
+    const shape = columns.map((f) => (f.column as string) in rows[0]);
+    const params: unknown[] = [];
+    for (const row of rows) {
+      for (let i = 0; i < columns.length; i += 1) {
+        const col = columns[i].column as string;
+        if (col in row !== shape[i]) return null;
+        if (shape[i]) params.push(this.encodeValue(columns[i], row[col]));
+      }
+    }
+    return params;
   }
 
   /**
    * The SQL text of a statement shape (table, columns, number of parameters), built by Kysely
    * once and reused: building and compiling the query is most of a small statement's cost.
-   * Only shapes whose parameters are exactly the values passed at execution are cached.
+   * Only shapes whose parameters are exactly the values passed at execution are cached; the
+   * cache is emptied when it holds 2000 texts or TEXT_CACHE_CHARS characters (bulk statements
+   * run to tens of kilobytes).
    */
-  private shapeText(key: string, build: () => CompiledQuery): string {
+  statementText(key: string, build: () => CompiledQuery): string {
     let text = this.texts.get(key);
     if (text === undefined) {
       text = build().sql;
-      if (this.texts.size >= 2000) this.texts.clear();
+      if (this.texts.size >= 2000 || this.textChars + text.length > TEXT_CACHE_CHARS) {
+        this.texts.clear();
+        this.textChars = 0;
+      }
       this.texts.set(key, text);
+      this.textChars += text.length;
     }
     return text;
   }
@@ -218,8 +228,19 @@ export class Store {
     }
     for (const { cols, rows } of groups.values()) {
       if (rows.length === 1) await exec.updateTable(model.table).set(rows[0].values).where('id', '=', rows[0].id).execute();
-      else for (const part of chunk(rows, rowsPerStatement(cols.length + 1))) await updateFromValues(exec, this, model, cols, part);
+      else for (const part of chunk(rows, rowsPerStatement(cols.length + 1))) await this.updateRows(exec, model, cols, part);
     }
+  }
+
+  /** One statement setting `cols` of many rows, each to its own values. */
+  private async updateRows(exec: Exec, model: ResolvedModel, cols: string[], rows: { id: string; values: Record<string, unknown> }[]): Promise<void> {
+    const values: unknown[] = [];
+    for (const r of rows) {
+      values.push(r.id);
+      for (const c of cols) values.push(r.values[c]);
+    }
+    const types = ['id', ...cols].map((c) => this.sqlType(model, c));
+    await exec.executeQuery(updateRows(this, exec, model.table, cols, types, { width: cols.length + 1, count: rows.length, values }));
   }
 
   async deleteIds(exec: Exec, model: ResolvedModel, ids: string[]): Promise<void> {
@@ -244,7 +265,7 @@ export class Store {
     if (fields.length === 0) return out;
     const tables = fields.map((field) => ({ table: joinTable(model, field), value: field.behaviour.relation === 'content_types' ? 'content_type' : 'target_id' }));
     for (const part of chunk([...new Set(sourceIds)], Math.max(1, Math.floor(MAX_PARAMS / fields.length)))) {
-      const text = this.shapeText(`links ${tables.map((t) => t.table).join(',')} ${part.length}`, () => {
+      const text = this.statementText(`links ${tables.map((t) => t.table).join(',')} ${part.length}`, () => {
         // Values as text: target ids may be UUIDs or integers, content types are labels.
         const selects = tables.map(({ table, value }, k) => sql`SELECT ${sql.lit(k)} AS k, ${sql.ref('source_id')} AS source_id, CAST(${sql.ref(value)} AS text) AS value FROM ${sql.table(table)} WHERE ${sql.ref('source_id')} IN (${sql.join(part)})`);
         return sql`${sql.join(selects, sql` UNION ALL `)}`.compile(exec);
@@ -268,8 +289,10 @@ export class Store {
     const valueCol = field.behaviour.relation === 'content_types' ? 'content_type' : 'target_id';
     const sources = fresh ? [] : [...links.keys()];
     for (const part of chunk(sources)) await exec.deleteFrom(table).where('source_id', 'in', part).execute();
-    const values = [...links].flatMap(([source, targets]) => [...new Set(targets)].map((t) => ({ source_id: source, [valueCol]: t })));
-    for (const part of chunk(values)) await exec.insertInto(table).values(part).execute();
+    const pairs: string[] = [];
+    for (const [source, targets] of links) for (const target of new Set(targets)) pairs.push(source, target);
+    // Types unknown here (the target's id may be an integer): always a VALUES list.
+    for (const part of chunk(pairs, 2 * CHUNK)) await exec.executeQuery(insertRows(this, exec, table, ['source_id', valueCol], null, { width: 2, count: part.length / 2, values: part }));
   }
 
   /** Removes links that point at deleted targets (others' to-many fields). */
@@ -287,7 +310,7 @@ export class Store {
     if (sources.length === 0) return out;
     const shape = sources.map((s) => `${s.table}.${s.column}`).join(',');
     for (const part of chunk([...new Set(values)], Math.max(1, Math.floor(MAX_PARAMS / sources.length)))) {
-      const text = this.shapeText(`counts ${shape} ${part.length}`, () => {
+      const text = this.statementText(`counts ${shape} ${part.length}`, () => {
         const selects = sources.map(({ table, column }, k) => sql`SELECT ${sql.lit(k)} AS k, ${sql.ref(column)} AS v, count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(column)} IN (${sql.join(part)}) GROUP BY ${sql.ref(column)}`);
         return sql`${sql.join(selects, sql` UNION ALL `)}`.compile(exec);
       });

@@ -68,6 +68,7 @@ export const KIND_SCHEMAS: Readonly<Record<FieldKind, KindSchema>> = {
   date: fixed({ type: 'string', format: 'date' }),
   datetime: fixed({ type: 'string', format: 'date-time' }),
   json: fixed({}),
+  json_document: fixed({}),
   uuid: fixed({ type: 'string', format: 'uuid' }),
   auto_id: fixed({ type: 'integer', minimum: 1 }),
   choice: { read: choiceRead, write: choiceValues },

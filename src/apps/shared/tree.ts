@@ -5,10 +5,12 @@ export const treeDisplay: DisplayFn = (row, ctx) => [...ctx.ancestors(row), row]
 
 /**
  * A tree parent cannot be the object itself or one of its descendants. A new object has no
- * descendants, and its parent is a stored row (references resolve before the write).
+ * descendants, and its parent is a stored row (references resolve before the write). An update
+ * that keeps the parent keeps a stored chain this rule accepted when the parent was set: the
+ * walk up to the root (a query per level) is left out.
  */
 export const parentNotDescendant: Rule = async ({ row, before, model, get }) => {
-  if (!before) return;
+  if (!before || before.parent_id === row.parent_id) return;
   let current = row.parent_id as string | null;
   for (let guard = 0; current && guard < 1000; guard += 1) {
     if (current === row.id) return { parent: 'Cannot assign self or child as parent.' };

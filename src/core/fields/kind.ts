@@ -1,7 +1,11 @@
 import type { ResolvedField } from '../registry/types.js';
 
-/** Abstract storage class of a column; each dialect maps it to a SQL type and codec. */
-export type Storage = 'text' | 'integer' | 'bigint' | 'real' | 'boolean' | 'json' | 'uuid' | 'binary' | 'none';
+/**
+ * Abstract storage class of a column; each dialect maps it to a SQL type and codec. `json` is a
+ * JSON value the database can query inside (PostgreSQL jsonb); `document` a JSON value only ever
+ * written and read whole, kept as its text (PostgreSQL json: no conversion on write).
+ */
+export type Storage = 'text' | 'integer' | 'bigint' | 'real' | 'boolean' | 'json' | 'document' | 'uuid' | 'binary' | 'none';
 
 /** Outcome of parsing one input value: the value, or a message for the field. */
 export type Parsed = { ok: true; value: unknown } | { ok: false; error: string };

@@ -103,4 +103,13 @@ export const scalarKinds: Record<string, KindBehaviour> = {
     render: passThrough,
     parseFilter: (raw) => ok(raw),
   },
+  /** A JSON value written and read whole, never filtered on (change-record snapshots): stored as text. */
+  json_document: {
+    storage: 'document',
+    optionsType: 'json',
+    lookups: STRING_LOOKUPS,
+    parse: (v) => ok(v),
+    render: passThrough,
+    parseFilter: (raw) => ok(raw),
+  },
 };

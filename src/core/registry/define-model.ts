@@ -27,6 +27,7 @@ export const f = {
   date: make('date'),
   datetime: make('datetime'),
   json: make('json'),
+  jsonDocument: make('json_document'),
   uuid: make('uuid'),
   choice: (choices: ChoiceSet, opts: Opts = {}) => ({ kind: 'choice' as const, choices, ...opts }),
   fk: (to: string, opts: Opts = {}) => ({ kind: 'fk' as const, to, on_delete: 'PROTECT' as const, ...opts }),

@@ -4,7 +4,7 @@ import type { NaturalStyle } from '../natural-order.js';
 export type FieldKind =
   | 'string' | 'text' | 'color' | 'email' | 'url' | 'slug' | 'time_zone' | 'password'
   | 'integer' | 'positive_integer' | 'big_integer' | 'decimal' | 'float'
-  | 'boolean' | 'date' | 'datetime' | 'json' | 'uuid' | 'choice'
+  | 'boolean' | 'date' | 'datetime' | 'json' | 'json_document' | 'uuid' | 'choice'
   | 'fk' | 'm2m' | 'content_types' | 'content_type' | 'generic_fk'
   | 'count' | 'tree_depth' | 'computed' | 'ip_address' | 'mac_address' | 'auto_id';
 

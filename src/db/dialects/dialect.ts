@@ -44,8 +44,25 @@ export type Dialect = {
   writeGeneration(): Promise<string | null>;
   /** Whether reading the generation costs no statement (then small per-request reads are memoized by it). */
   freeGeneration: boolean;
+  /**
+   * Rows passed as one array parameter per column (`unnest($1::uuid[], $2::text[])`), for bulk
+   * statements that would otherwise carry thousands of placeholders (bulk-rows.ts); absent where
+   * the database has no array parameters.
+   */
+  unnestRows?(types: string[]): RawBuilder<unknown>;
   /** Locks rows/tables for an allocation in the current transaction, where the database needs it. */
   lockTable(trx: Kysely<any>, table: string): Promise<void>;
+  /**
+   * Compresses large values of these columns with the database's fastest method, where it has a
+   * choice (PostgreSQL 14+ built with lz4: lz4 instead of pglz, for values written from now on);
+   * a no-op elsewhere. A storage setting only: what is read back does not change.
+   */
+  compressFast(table: string, columns: string[]): Promise<void>;
+  /**
+   * Converts columns whose SQL type differs from their storage's to it, casting the stored values
+   * (a migration after a storage change); a no-op where column types are affinities (SQLite).
+   */
+  retypeColumns(table: string, columns: { name: string; storage: Storage }[]): Promise<void>;
   close(): Promise<void>;
 };
 

@@ -1,13 +1,14 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { makeCounter } from './dialect.js';
+import { inJsonbOrder } from './jsonb-order.js';
 import { postgresJson } from './postgres-json.js';
 import type { Dialect } from './dialect.js';
 import type { Storage } from '../../core/fields/kind.js';
 
 const TYPES: Record<Storage, string> = {
   text: 'text', integer: 'integer', bigint: 'bigint', real: 'double precision', boolean: 'boolean',
-  json: 'jsonb', uuid: 'uuid', binary: 'bytea', none: 'text',
+  json: 'jsonb', document: 'json', uuid: 'uuid', binary: 'bytea', none: 'text',
 };
 
 // COUNT(*) and bigint come back as strings by default; they fit in a double here.
@@ -30,11 +31,13 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     columnType: (storage) => TYPES[storage],
     encode(storage, value) {
       if (value === null || value === undefined) return null;
-      if (storage === 'json') return JSON.stringify(value);
+      if (storage === 'json' || storage === 'document') return JSON.stringify(value);
       return value;
     },
     decode(storage, value) {
       if (value === null || value === undefined) return null;
+      // A json column gives keys in written order; read as jsonb gave (and the reference gives) them.
+      if (storage === 'document') return inJsonbOrder(value);
       return value;
     },
     decodes: new Set(),
@@ -42,6 +45,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     // A plain join would be hashed over a scan of the whole table when the planner overestimates
     // the left side (it does for a recursive set); LIMIT 1 keeps the lookup a lateral index probe.
     joinById: (table, alias, id) => sql`CROSS JOIN LATERAL (SELECT * FROM ${sql.table(table)} AS ${sql.id(alias)} WHERE ${sql.ref(`${alias}.id`)} = ${id} LIMIT 1) AS ${sql.id(alias)}`,
+    unnestRows: (types) => sql`unnest(${sql.join(types.map((type) => sql`${null}::${sql.raw(type)}[]`))})`,
     regex: (column, pattern, ci) => (ci ? sql`${column}::text ~* ${pattern}` : sql`${column}::text ~ ${pattern}`),
     async execScript(statements) {
       // No parameters: the simple query protocol runs them all in one implicit transaction.
@@ -61,6 +65,18 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     writeGeneration: async () => (await sql<{ g: string }>`SELECT pg_current_snapshot()::text AS g`.execute(db)).rows[0]?.g ?? null,
     lockTable: async (trx, table) => {
       await sql`LOCK TABLE ${sql.table(table)} IN SHARE ROW EXCLUSIVE MODE`.execute(trx);
+    },
+    async compressFast(table, columns) {
+      const set = columns.map((c) => `ALTER COLUMN "${c}" SET COMPRESSION lz4`).join(', ');
+      // Before PostgreSQL 14 the clause does not parse; a server built without lz4 refuses the method.
+      await pool.query(`DO $$ BEGIN ALTER TABLE "${table}" ${set}; EXCEPTION WHEN syntax_error OR feature_not_supported THEN NULL; END $$`);
+    },
+    async retypeColumns(table, columns) {
+      const current = await pool.query<{ column_name: string; data_type: string }>('SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1', [table]);
+      const types = new Map(current.rows.map((r) => [r.column_name, r.data_type]));
+      const changes = columns.filter((c) => types.has(c.name) && types.get(c.name) !== TYPES[c.storage]);
+      if (changes.length === 0) return;
+      await pool.query(`ALTER TABLE "${table}" ${changes.map((c) => `ALTER COLUMN "${c.name}" TYPE ${TYPES[c.storage]} USING "${c.name}"::${TYPES[c.storage]}`).join(', ')}`);
     },
     close: () => db.destroy(),
   };

@@ -11,7 +11,7 @@ import type { Storage } from '../../core/fields/kind.js';
 
 const TYPES: Record<Storage, string> = {
   text: 'text', integer: 'integer', bigint: 'integer', real: 'real', boolean: 'integer',
-  json: 'text', uuid: 'text', binary: 'blob', none: 'text',
+  json: 'text', document: 'text', uuid: 'text', binary: 'blob', none: 'text',
 };
 
 function openDatabase(file: string): Database.Database {
@@ -64,13 +64,13 @@ export function createSqliteDialect(file: string): Dialect {
     encode(storage, value) {
       if (value === null || value === undefined) return null;
       if (storage === 'boolean') return value ? 1 : 0;
-      if (storage === 'json') return JSON.stringify(value);
+      if (storage === 'json' || storage === 'document') return JSON.stringify(value);
       return value;
     },
     decode(storage, value) {
       if (value === null || value === undefined) return null;
       if (storage === 'boolean') return value === 1 || value === true;
-      if (storage === 'json') return typeof value === 'string' ? JSON.parse(value) : value;
+      if (storage === 'json' || storage === 'document') return typeof value === 'string' ? JSON.parse(value) : value;
       return value;
     },
     decodes: new Set(['boolean', 'json']),
@@ -91,6 +91,8 @@ export function createSqliteDialect(file: string): Dialect {
     freeGeneration: true,
     writeGeneration: generationReader(raw, () => `${scripts}.${counter.rollbacks()}`),
     lockTable: async () => undefined,
+    compressFast: async () => undefined,
+    retypeColumns: async () => undefined,
     close: async () => {
       await stopCheckpoints();
       await db.destroy();

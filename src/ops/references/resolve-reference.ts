@@ -45,7 +45,8 @@ export class ReferenceResolver {
   /** Loads which of the given UUIDs exist in scope, in one query per field. */
   async prefetch(field: ResolvedField, values: unknown[]): Promise<void> {
     const target = this.services.registry.get(field.to as string);
-    const ids = values.map((v) => this.directId(target, v)).filter((id): id is string => !!id);
+    // Bulk writes name the same objects many times: each distinct value is read once.
+    const ids = [...new Set(values)].map((v) => this.directId(target, v)).filter((id): id is string => !!id);
     const key = `${this.source.id}.${field.name}`;
     const set = this.known.get(key) ?? new Set<string>();
     this.known.set(key, set);

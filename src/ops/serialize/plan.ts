@@ -113,7 +113,7 @@ async function loadCounts(services: Services, exec: Exec, model: ResolvedModel, 
 }
 
 /** Runs each extension's computed loaders once per model over every row rendered in full. */
-async function loadComputed(services: Services, exec: Exec, full: [ResolvedModel, Row[]][], opts: SerializeOptions, loaded: Loaded) {
+export async function loadComputed(services: Services, exec: Exec, full: [ResolvedModel, Row[]][], opts: SerializeOptions, loaded: Loaded) {
   const byModel = new Map<ResolvedModel, Map<string, Row>>();
   for (const [m, rows] of full) {
     const map = byModel.get(m) ?? new Map<string, Row>();

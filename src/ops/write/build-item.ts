@@ -25,7 +25,9 @@ export function isWritable(field: ResolvedField): boolean {
 /** Value for an omitted, non-required field on create. */
 function defaultValue(field: ResolvedField): unknown {
   if (typeof field.default === 'function') return (field.default as () => unknown)();
-  if (field.default !== undefined) return structuredClone(field.default);
+  // Objects and lists are copied (each row gets its own); a primitive is its own copy.
+  if (field.default !== null && typeof field.default === 'object') return structuredClone(field.default);
+  if (field.default !== undefined) return field.default;
   if (field.nullable) return null;
   if (field.behaviour.storage === 'text' && field.kind !== 'content_type' && field.kind !== 'date' && field.kind !== 'datetime') return '';
   if (field.kind === 'boolean') return false;
@@ -101,12 +103,23 @@ function applyField(ctx: ParseCtx, plan: ItemPlan, field: ResolvedField, partial
   return undefined;
 }
 
+const parsedFields = new WeakMap<ResolvedModel, ResolvedField[]>();
+
+/** The fields `buildItem` parses, in order: the writable ones but id and those an extension reads (custom fields, relationships). */
+function fieldsToParse(model: ResolvedModel): ResolvedField[] {
+  let fields = parsedFields.get(model);
+  if (!fields) {
+    fields = model.fields.filter((field) => isWritable(field) && field.name !== 'id' && field.name !== 'custom_fields' && field.name !== 'relationships');
+    parsedFields.set(model, fields);
+  }
+  return fields;
+}
+
 /** Parses one input object against the model: create (no `before`), PUT or PATCH (`partial`). */
 export async function buildItem(ctx: ParseCtx, input: Record<string, unknown>, opts: { before?: Row; partial: boolean }): Promise<ItemPlan> {
   const row = { ...(opts.before ?? {}) } as Row;
   const plan: ItemPlan = { input, before: opts.before, row, links: new Map(), errors: {} };
-  for (const field of ctx.model.fields) {
-    if (!isWritable(field) || field.name === 'id' || field.name === 'custom_fields' || field.name === 'relationships') continue;
+  for (const field of fieldsToParse(ctx.model)) {
     const pending = applyField(ctx, plan, field, opts.partial);
     if (pending) await pending;
   }

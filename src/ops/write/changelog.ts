@@ -1,14 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { toIsoMicro } from '../../core/fields/scalar.js';
-import { chunk } from '../../db/store.js';
 import { loadForSerialization } from '../serialize/plan.js';
 import { renderRows } from '../serialize/render.js';
+import { newChangeId } from './change-id.js';
 import { relatedObjects } from './change-related.js';
 import type { Exec } from '../../db/store.js';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { RequestContext, Services } from '../services.js';
+import type { Loaded, SerializeOptions } from '../serialize/plan.js';
 
-/** Change records rendered and written per statement. */
+/** Change records encoded and written per statement. */
 const CHANGE_BATCH = 100;
 
 export type ChangeAction = 'create' | 'update' | 'delete';
@@ -26,39 +26,67 @@ function flatData(model: ResolvedModel, row: Row, api: Record<string, unknown>):
 }
 
 /**
- * Writes one change record per object in the write's transaction: who, when, which request,
- * and the object's state after the change (its last state for deletes).
+ * Waits for the `previous` statement while `next` is under way. When `previous` fails, `next` is
+ * let finish before the error goes on, so nothing of the write runs after its transaction is
+ * rolled back.
  */
-export async function recordChanges(services: Services, exec: Exec, rc: RequestContext, model: ResolvedModel, action: ChangeAction, rows: Row[]): Promise<void> {
-  if (!model.features.has('change_logging') || rows.length === 0) return;
+async function awaitPrevious(previous: Promise<void> | undefined, next: Promise<void>): Promise<void> {
+  // `next` is awaited later; a failure before then is not an unhandled rejection.
+  next.catch(() => undefined);
+  if (!previous) return;
+  try {
+    await previous;
+  } catch (err) {
+    await next.catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Writes one change record per object in the write's transaction: who, when, which request,
+ * and the object's state after the change (its last state for deletes). Returns what it loaded
+ * to render the snapshots, and for which options (none for a model without a change log).
+ */
+export async function recordChanges(services: Services, exec: Exec, rc: RequestContext, model: ResolvedModel, action: ChangeAction, rows: Row[]): Promise<{ loaded: Loaded; opts: SerializeOptions } | undefined> {
+  if (!model.features.has('change_logging') || rows.length === 0) return undefined;
   const changeModel = services.registry.get('extras.objectchange');
   // Depth 1, as the reference's serializer without a request; a created object's counts are left out
   // (the reference serializes the saved instance, which has no count annotations).
-  const opts = { depth: 1, baseUrl: rc.baseUrl, omitCounts: action === 'create' };
+  const opts: SerializeOptions = { depth: 1, baseUrl: rc.baseUrl, omitCounts: action === 'create' };
   const loaded = await loadForSerialization(services, exec, model, rows, opts);
   const related = await relatedObjects(services, exec, model, rows);
+  // One rendering for the whole write, so each related object is rendered once (not once per batch).
+  // The snapshot's own display is the object's display at any depth: no second rendering for it.
+  const snapshots = renderRows(services, loaded, model, rows, opts);
   const time = toIsoMicro(new Date());
-  // Rendered, encoded and written a batch at a time: each batch's snapshots and texts die young.
-  for (const [n, part] of chunk(rows, CHANGE_BATCH).entries()) {
-    // The snapshot's own display is the object's display at any depth: no second rendering for it.
-    const snapshots = renderRows(services, loaded, model, part, opts);
-    const records = part.map((row, i) => ({
-      id: randomUUID(),
-      time,
-      user_id: rc.actor?.id ?? null,
-      user_name: rc.actor?.username ?? 'Undefined',
-      request_id: rc.requestId,
-      action,
-      changed_object_type: model.id,
-      changed_object_id: row.id,
-      change_context: 'web',
-      change_context_detail: rc.routeName,
-      related_object_type: related[n * CHANGE_BATCH + i]?.type ?? null,
-      related_object_id: related[n * CHANGE_BATCH + i]?.id ?? null,
-      object_repr: String(snapshots[i].display ?? '').slice(0, 200),
-      object_data: flatData(model, row, snapshots[i]),
-      object_data_v2: snapshots[i],
-    }));
-    await services.store.insert(exec, changeModel, records as Row[]);
+  // Encoded and written a batch at a time, each batch's texts dying young; the next batch is
+  // encoded while the database writes the last one (PostgreSQL's driver is asynchronous).
+  let writing: Promise<void> | undefined;
+  for (let start = 0; start < rows.length; start += CHANGE_BATCH) {
+    const records: Row[] = [];
+    for (let i = start; i < Math.min(start + CHANGE_BATCH, rows.length); i += 1) {
+      records.push({
+        id: newChangeId(),
+        time,
+        user_id: rc.actor?.id ?? null,
+        user_name: rc.actor?.username ?? 'Undefined',
+        request_id: rc.requestId,
+        action,
+        changed_object_type: model.id,
+        changed_object_id: rows[i].id,
+        change_context: 'web',
+        change_context_detail: rc.routeName,
+        related_object_type: related[i]?.type ?? null,
+        related_object_id: related[i]?.id ?? null,
+        object_repr: String(snapshots[i].display ?? '').slice(0, 200),
+        object_data: flatData(model, rows[i], snapshots[i]),
+        object_data_v2: snapshots[i],
+      });
+    }
+    const next = services.store.insert(exec, changeModel, records);
+    await awaitPrevious(writing, next);
+    writing = next;
   }
+  await writing;
+  return { loaded, opts };
 }

@@ -3,6 +3,7 @@ import { toIsoMicro } from '../../core/fields/scalar.js';
 import { and } from '../../db/query/sql-helpers.js';
 import { chunk } from '../../db/store.js';
 import { extensionsFor } from '../extensions.js';
+import { keepLoaded } from '../serialize/preloaded.js';
 import { constraintClause } from '../permissions.js';
 import { buildItem } from './build-item.js';
 import { CachingResolver } from './caching-resolver.js';
@@ -79,7 +80,8 @@ async function checkScope(services: Services, exec: Exec, rc: RequestContext, mo
 
 /**
  * Validates and writes items of one model inside the caller's transaction: parse, hooks,
- * uniqueness and rules, rows and links, scope check, change log. Returns the stored rows.
+ * uniqueness and rules, rows and links, scope check, change log. Returns the stored rows, marked
+ * with what the change log loaded for them (reused by the response's rendering).
  */
 export async function persist(services: Services, exec: Exec, rc: RequestContext, model: ResolvedModel, items: WriteItem[], opts: { partial: boolean; asList: boolean }): Promise<Row[]> {
   const plans = await planItems(services, exec, rc, model, items, opts.partial);
@@ -96,6 +98,6 @@ export async function persist(services: Services, exec: Exec, rc: RequestContext
   const stored = await services.store.byIds(exec, model, ids);
   const byId = new Map(stored.map((r) => [r.id, r]));
   const rows = ids.map((id) => byId.get(id) as Row);
-  await recordChanges(services, exec, rc, model, items[0]?.before ? 'update' : 'create', rows);
-  return rows;
+  const logged = await recordChanges(services, exec, rc, model, items[0]?.before ? 'update' : 'create', rows);
+  return logged ? keepLoaded(rows, logged.loaded, logged.opts) : rows;
 }

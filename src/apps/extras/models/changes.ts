@@ -23,8 +23,9 @@ export const objectChange = defineModel({
     related_object_type: f.contentType({ read_only: true, nullable: true, no_filter: true }),
     related_object_id: f.uuid({ read_only: true, nullable: true, no_filter: true }),
     object_repr: f.string({ max_length: 200, read_only: true }),
-    object_data: f.json({ read_only: true, no_filter: true }),
-    object_data_v2: f.json({ read_only: true, nullable: true, no_filter: true }),
+    // Written once, read whole, never filtered on: kept as JSON text (no jsonb conversion on write).
+    object_data: f.jsonDocument({ read_only: true, no_filter: true }),
+    object_data_v2: f.jsonDocument({ read_only: true, nullable: true, no_filter: true }),
   },
   natural_key: ['pk'],
   ordering: ['-time'],

@@ -1,0 +1,41 @@
+import { loadComputed } from './plan.js';
+import type { Exec } from '../../db/store.js';
+import type { ResolvedModel, Row } from '../../core/registry/types.js';
+import type { Services } from '../services.js';
+import type { Loaded, SerializeOptions } from './plan.js';
+
+/** What a write loaded to render its rows' change records: the loads and the options they served. */
+type Preloaded = { loaded: Loaded; opts: SerializeOptions };
+
+const PRELOADED = Symbol('preloaded');
+
+/**
+ * Marks a write's returned rows with what its change log loaded for them, in the write's
+ * transaction (related rows, links, counts, display texts), so the response that follows renders
+ * them without loading it all again. The mark lives on that array only (not enumerable, gone
+ * with the request); a copy or a slice of the rows loads afresh.
+ */
+export function keepLoaded(rows: Row[], loaded: Loaded, opts: SerializeOptions): Row[] {
+  Object.defineProperty(rows, PRELOADED, { value: { loaded, opts } satisfies Preloaded, enumerable: false });
+  return rows;
+}
+
+/** Whether loads made for `had` cover a rendering with `want`: no deeper, no counts or link targets it skipped. */
+function covers(had: SerializeOptions, want: SerializeOptions): boolean {
+  if (want.depth > had.depth || want.linkTargets) return false;
+  if (had.omitCounts && !want.omitCounts) return false;
+  return !had.excludeM2m || !!want.excludeM2m;
+}
+
+/**
+ * The loads kept on `rows` by their write, when they cover `opts`: related rows, links and counts
+ * are reused; computed values (custom fields, relationships, computed fields, config contexts)
+ * depend on the options' `include` and run again for these rows. Undefined when nothing was kept.
+ */
+export async function reuseLoaded(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions): Promise<Loaded | undefined> {
+  const kept = (rows as Row[] & { [PRELOADED]?: Preloaded })[PRELOADED];
+  if (!kept || !covers(kept.opts, opts)) return undefined;
+  const loaded: Loaded = { ...kept.loaded, computed: new Map() };
+  await loadComputed(services, exec, [[model, rows]], opts, loaded);
+  return loaded;
+}
