@@ -37,4 +37,13 @@ describe('tree parents', () => {
     assert.equal(moved.status, 200);
     assert.equal(moved.body.parent.id, a.id);
   });
+
+  it('should refuse a bulk update whose objects become each other\'s parents, writing nothing', async () => {
+    const x = await create(t, '/api/tenancy/tenant-groups/', { name: 'X' });
+    const y = await create(t, '/api/tenancy/tenant-groups/', { name: 'Y' });
+    const res = await t.call('PATCH', '/api/tenancy/tenant-groups/', [{ id: x.id, parent: y.id }, { id: y.id, parent: x.id }]);
+    assert.equal(res.status, 400, res.raw);
+    assert.equal((await t.call('GET', `/api/tenancy/tenant-groups/${x.id}/`)).body.parent, null);
+    assert.equal((await t.call('GET', `/api/tenancy/tenant-groups/${y.id}/`)).body.parent, null);
+  });
 });
