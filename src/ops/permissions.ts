@@ -17,6 +17,12 @@ const NEVER_EXEMPT = new Set(['users.user', 'users.objectpermission', 'auth.grou
  */
 const AUTHENTICATED_ONLY = new Set(['contenttypes.contenttype']);
 
+/**
+ * Models whose objects a write may name whatever the actor may view: the reference looks users
+ * and groups up through querysets that apply no permissions (Django's own managers).
+ */
+const UNRESTRICTED_REFERENCES = new Set(['users.user', 'auth.group']);
+
 function isExempt(services: Services, action: Action, modelId: string): boolean {
   const exempt = services.config.exemptViewPermissions;
   return action === 'view' && (exempt.includes(modelId) || (exempt.includes('*') && !NEVER_EXEMPT.has(modelId)));
@@ -78,6 +84,11 @@ export function constraintClause(services: Services, actor: Actor, action: Actio
   if (list.some((p) => isUnconstrained(p.constraints))) return null;
   const sets = list.flatMap((p) => (Array.isArray(p.constraints) ? p.constraints : [p.constraints]));
   return or(sets.map((set) => setClause(services.registry, model, set, actor)));
+}
+
+/** The rows of `target` a write by the actor may reference: those it may view, or any for users and groups. */
+export function referenceClause(services: Services, actor: Actor, target: ResolvedModel): Clause | null {
+  return UNRESTRICTED_REFERENCES.has(target.id) ? null : constraintClause(services, actor, 'view', target);
 }
 
 /** Null, `{}` and `[]` restrict nothing (catalogue: users.objectpermission constraints). */
