@@ -23,7 +23,7 @@ export type ListQuery = { params: Params; limit: number | null; offset: number; 
 /** Filters, permission constraints and app scopes (ModelExtensions.scope), as one clause. */
 export async function scopeClause(services: Services, rc: RequestContext, model: ResolvedModel, params: Params, action: Action, exec: Exec = services.dialect.db): Promise<Clause> {
   if (rc.actor) requirePermission(services, rc.actor, action, model);
-  const where = await buildWhere({ services, exec, model }, params);
+  const where = await buildWhere({ services, exec, model, actor: rc.actor }, params);
   const constraint = rc.actor ? constraintClause(services, rc.actor, action, model) : null;
   const scopes = extensionsFor(services, model).map((ext) => ext.scope?.({ services, rc, model }) ?? null);
   const extra = [constraint, ...scopes].filter((c): c is Clause => c !== null);

@@ -222,6 +222,7 @@ async function users(t: TestApp, w: World): Promise<void> {
   const admin = (await t.call('GET', '/api/users/users/?username=admin')).body.results[0];
   w['users.token'] = { id: await insert(t, 'users.token', { user_id: admin.id, key: 'f'.repeat(40), description: 'Token-desc', write_enabled: true, created: new Date().toISOString() }) };
   w['users.objectpermission'] = await create(t, '/api/users/permissions/', { name: 'Perm-View', description: 'Perm-desc', actions: ['view'], object_types: ['dcim.device'] });
+  w['contenttypes.contenttype'] = (await t.call('GET', '/api/extras/content-types/?app_label=dcim&model=devicetype')).body.results[0];
 }
 
 /** One object of every served model (and a few more), made through the API where it can make them. */

@@ -139,6 +139,7 @@ const CASES: Case[] = [
   { model: 'tenancy.tenant', hit: ['tenant-corp', 'tenant-desc', 'tenant-comment'], miss: ['tgroup-one', ' '] },
   { model: 'users.user', hit: ['user-bob', 'user-first', 'user-last', 'bob@user'], miss: ['absent-term'] },
   { model: 'auth.group', hit: ['group-admins'], miss: ['absent-term'] },
+  { model: 'contenttypes.contenttype', hit: ['DCIM', 'devicety'], miss: ['device type', 'dcim | device type'] },
   { model: 'users.token', hit: ['token-desc'], miss: ['ffffffff'] },
   nameOnly('users.objectpermission', 'perm-view', 'perm-desc'),
   nameOnly('virtualization.clustertype', 'clutype-vm', 'clutype-desc'),
@@ -150,10 +151,9 @@ const CASES: Case[] = [
 
 /**
  * Served models outside the table: IPAM prefixes and addresses have an address-aware `q` of their
- * own (test/apps/ipam), the reference's user-saved-view associations have no `q` (a test below),
- * and the service lists no content types to search yet.
+ * own (test/apps/ipam) and the reference's user-saved-view associations have no `q` (a test below).
  */
-const UNLISTED = new Set(['ipam.prefix', 'ipam.ipaddress', 'extras.usersavedviewassociation', 'contenttypes.contenttype']);
+const UNLISTED = new Set(['ipam.prefix', 'ipam.ipaddress', 'extras.usersavedviewassociation']);
 
 /** Terms every object answers to through the reference's default `id__iexact` (stripped), and ones it does not. */
 function idTerms(id: unknown): { hit: string[]; miss: string[] } {

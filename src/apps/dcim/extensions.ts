@@ -7,6 +7,7 @@ import { locationTypeExtensions } from './extensions/location-types.js';
 import { mergeExtensions } from './extensions/merge.js';
 import { moduleExtensions } from './extensions/modules.js';
 import { primaryIpExtensions } from './extensions/primary-ip.js';
+import { rackReservationExtensions } from './extensions/rack-reservations.js';
 import { softwareExtensions } from './extensions/software.js';
 import { virtualChassisExtensions } from './extensions/virtual-chassis.js';
 import { vlanExtensions } from './extensions/vlans.js';
@@ -20,6 +21,7 @@ export const dcimExtensions: AppExtensions = mergeExtensions([
   moduleExtensions,
   virtualChassisExtensions,
   primaryIpExtensions,
+  rackReservationExtensions,
   vlanExtensions,
   controllerExtensions,
   softwareExtensions,

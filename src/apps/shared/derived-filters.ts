@@ -1,9 +1,13 @@
 import { joinTable } from '../../db/schema/build-schema.js';
-import { col, not, or } from '../../db/query/sql-helpers.js';
+import { TRUE, col, not, or } from '../../db/query/sql-helpers.js';
+import { chunk } from '../../db/store.js';
 import { filterSet } from '../../ops/filters/filter-set.js';
-import { FilterError, resolveIds, withDescendants } from '../../ops/filters/resolve-values.js';
+import { FilterError, invalidChoice, resolveIds, withDescendants } from '../../ops/filters/resolve-values.js';
+import { toUuidTerm } from '../../ops/filters/search.js';
 import { withAncestors } from './ancestors.js';
+import { nullBoolean } from './null-boolean.js';
 import type { Clause } from '../../db/query/sql-helpers.js';
+import type { Exec } from '../../db/store.js';
 import type { Registry } from '../../core/registry/registry.js';
 import type { ResolvedField, ResolvedModel } from '../../core/registry/types.js';
 import type { FilterContext, FilterDef } from '../../ops/filters/filter-set.js';
@@ -21,7 +25,10 @@ import type { AppExtensions } from '../../ops/extensions.js';
  *   the location of a console port is its device's);
  * - `<name>=<related>.<filter>`: objects with a related object matching its filter
  *   (`mac_address=interfaces.mac_address`); `<name>=@<entry>`: another name for an entry;
- * - `<name>=^<fk>`: the FK is one of the given objects or one of their ancestors.
+ * - `<name>=^<fk>`: the FK is one of the given objects or one of their ancestors;
+ * - `<name>=pk:<related>`: objects with one of the given related objects (FK pointing here, by its
+ *   plural or Django related name), named by primary key alone, with `__n` and `__isnull` (the
+ *   reference's plain ModelMultipleChoiceFilter on a reverse relation, e.g. from Meta.fields).
  */
 type Derived = { build(ctx: FilterContext, lookup: string, values: string[]): Promise<Clause> };
 
@@ -173,19 +180,55 @@ function ancestorsOf(registry: Registry, model: ResolvedModel, fkName: string): 
   };
 }
 
-/** `name`, `name=<fk>__<filter>`, `name=<related>.<filter>`, or `name=@<other entry>` (an alias). */
+/**
+ * The ids of `model` the values name, as Django's ModelMultipleChoiceField checks primary keys:
+ * a value that is no UUID at all is refused in the UUID field's words, and one that names no
+ * object, or names one in another form than its canonical text, is an invalid choice.
+ */
+async function requirePks(exec: Exec, model: ResolvedModel, values: string[]): Promise<string[]> {
+  const malformed = values.find((v) => !toUuidTerm(v));
+  if (malformed !== undefined) throw new FilterError(`“${malformed}” is not a valid UUID.`);
+  const found = new Set<string>();
+  for (const part of chunk([...new Set(values.map((v) => toUuidTerm(v) as string))])) {
+    for (const row of await exec.selectFrom(model.table).select('id').where('id', 'in', part).execute()) found.add(String(row.id));
+  }
+  const missing = values.find((v) => !found.has(v));
+  if (missing !== undefined) throw invalidChoice(missing);
+  return [...found];
+}
+
+/** `pk:<related>`: see the list at the top; `__isnull` reads its value as the reference's BooleanFilter. */
+function reverseByPk(registry: Registry, model: ResolvedModel, related: string): Derived | undefined {
+  const names = (r: { model: ResolvedModel; field: ResolvedField }) => [relatedName(r.model, r.field, model), r.field.related_name];
+  const ref = registry.referencesTo(model.id).find((r) => r.field.kind === 'fk' && names(r).includes(related));
+  if (!ref || ref.model.id_type !== 'uuid') return undefined;
+  return {
+    async build({ exec }, lookup, values) {
+      if (lookup === 'isnull') {
+        const isNull = nullBoolean(values);
+        const some = pointedAt(model, ref.model, ref.field);
+        return isNull === undefined ? TRUE : isNull ? not(some) : some;
+      }
+      const clause = pointedAt(model, ref.model, ref.field, await requirePks(exec, ref.model, values));
+      return lookup === 'n' ? not(clause) : clause;
+    },
+  };
+}
+
+/** `name`, `name=<fk>__<filter>`, `name=<related>.<filter>`, `name=pk:<related>`, or `name=@<other entry>` (an alias). */
 function resolveDerived(registry: Registry, model: ResolvedModel, entry: string): Derived | undefined {
   const [name, path] = entry.split('=');
   if (path?.startsWith('@')) return resolveDerived(registry, model, path.slice(1));
   if (path?.includes('.')) return reverseThrough(registry, model, path);
   if (path?.startsWith('^')) return ancestorsOf(registry, model, path.slice(1));
+  if (path?.startsWith('pk:')) return reverseByPk(registry, model, path.slice(3));
   return path ? through(registry, model, path) : ownField(model, name) ?? subtree(model, name) ?? reverse(registry, model, name);
 }
 
 /** A derived filter, resolved against the registry on use. */
 function derivedFilter(modelId: string, entry: string): FilterDef {
   return {
-    lookups: new Set(['n']),
+    lookups: new Set(entry.includes('=pk:') ? ['n', 'isnull'] : ['n']),
     async build(ctx, lookup, values) {
       const derived = resolveDerived(ctx.services.registry, ctx.services.registry.get(modelId), entry);
       if (!derived) throw new FilterError(`No way to derive the filter ${entry} of ${modelId}`);

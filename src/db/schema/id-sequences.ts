@@ -15,18 +15,23 @@ export const SEQUENCE_TABLE: TableSpec = {
   indexes: [],
 };
 
-/** Next integer id of `model`'s table (the first is one past the largest stored id). */
-async function nextSequenceId(exec: Kysely<any>, model: ResolvedModel): Promise<string> {
+/**
+ * The next `count` integer ids of `model`'s table, in order (the first ever is one past the
+ * largest stored id): one upsert moves the counter past all of them.
+ */
+export async function reserveRowIds(exec: Kysely<any>, model: ResolvedModel, count: number): Promise<string[]> {
+  if (count <= 0) return [];
   const table = SEQUENCE_TABLE.name;
-  const first = sql<number>`(SELECT COALESCE(MAX(${sql.ref('id')}), 0) + 1 FROM ${sql.table(model.table)})`;
+  const first = sql<number>`(SELECT COALESCE(MAX(${sql.ref('id')}), 0) + ${sql.lit(count)} FROM ${sql.table(model.table)})`;
   const row = await exec.insertInto(table).values({ name: model.table, value: first })
-    .onConflict((oc) => oc.column('name').doUpdateSet({ value: sql`${sql.ref(`${table}.value`)} + 1` }))
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value: sql`${sql.ref(`${table}.value`)} + ${sql.lit(count)}` }))
     .returning('value')
     .executeTakeFirstOrThrow();
-  return String(row.value);
+  const last = Number(row.value);
+  return Array.from({ length: count }, (_, i) => String(last - count + 1 + i));
 }
 
 /** A new primary key for a row of `model` inside the caller's transaction. */
 export async function newRowId(exec: Kysely<any>, model: ResolvedModel): Promise<string> {
-  return model.id_type === 'integer' ? nextSequenceId(exec, model) : randomUUID();
+  return model.id_type === 'integer' ? (await reserveRowIds(exec, model, 1))[0] : randomUUID();
 }

@@ -64,7 +64,18 @@ async function renumber(trx: Kysely<any>, dialect: Dialect, registry: Registry, 
  * renumbered in stored order and links kept. On a new database the tables are empty.
  */
 export async function migrateIntegerIds(dialect: Dialect, registry: Registry): Promise<void> {
-  const models = registry.models.filter((m) => m.id_type === 'integer');
+  await renumberModels(dialect, registry, registry.models.filter((m) => m.id_type === 'integer'));
+}
+
+/**
+ * Migration 6: content types became integer-id rows (they were UUID-keyed, and never had rows,
+ * in older builds); its table is rebuilt with an integer key the same way.
+ */
+export async function migrateContentTypeIds(dialect: Dialect, registry: Registry): Promise<void> {
+  await renumberModels(dialect, registry, registry.models.filter((m) => m.id === 'contenttypes.contenttype' && m.id_type === 'integer'));
+}
+
+async function renumberModels(dialect: Dialect, registry: Registry, models: ResolvedModel[]): Promise<void> {
   if (models.length === 0) return;
   const existing = new Set((await dialect.listTables()).keys());
   await dialect.db.transaction().execute(async (trx) => {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { addColumnSql, buildTableSpecs, createIndexSql, createTableSql } from './build-schema.js';
-import { migrateIntegerIds } from './integer-ids.js';
+import { migrateContentTypeIds, migrateIntegerIds } from './integer-ids.js';
+import { syncContentTypes } from '../content-types.js';
 import { fillNaturalOrderKeys } from './natural-order-keys.js';
 import { normalizeMacAddresses } from './mac-addresses.js';
 import type { Dialect } from '../dialects/dialect.js';
@@ -45,6 +46,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 3, name: 'natural-order keys (_name)', up: fillNaturalOrderKeys },
   { id: 4, name: 'canonical MAC addresses', up: normalizeMacAddresses },
   { id: 5, name: 'change snapshots as json documents, lz4 (extras.objectchange)', up: changeSnapshotsAsDocuments },
+  { id: 6, name: 'integer ids (contenttypes.contenttype)', up: migrateContentTypeIds },
 ];
 
 /** Latest migration id this build knows. */
@@ -59,6 +61,7 @@ async function appliedIds(dialect: Dialect): Promise<Set<number>> {
 /**
  * Applies pending migrations. A database past migration 1 first gains the tables, columns and
  * indexes the registry declares now (additive only), so later data migrations can fill them.
+ * Then every model of the registry gets its content type row (on every start).
  */
 export async function migrate(dialect: Dialect, registry: Registry): Promise<number[]> {
   const done = await appliedIds(dialect);
@@ -70,6 +73,7 @@ export async function migrate(dialect: Dialect, registry: Registry): Promise<num
     await dialect.db.insertInto('inventory_migrations').values({ id: migration.id, name: migration.name, applied: new Date().toISOString() }).execute();
     applied.push(migration.id);
   }
+  await syncContentTypes(dialect, registry);
   return applied;
 }
 

@@ -6,9 +6,10 @@ import { searchFilter } from './search.js';
 import type { Clause } from '../../db/query/sql-helpers.js';
 import type { Exec } from '../../db/store.js';
 import type { ResolvedField, ResolvedModel } from '../../core/registry/types.js';
-import type { Services } from '../services.js';
+import type { Actor, Services } from '../services.js';
 
-export type FilterContext = { services: Services; exec: Exec; model: ResolvedModel };
+/** `actor`: the caller, for filters that answer per user (content types' `can_view`); absent outside a request. */
+export type FilterContext = { services: Services; exec: Exec; model: ResolvedModel; actor?: Actor | null };
 
 /** One query parameter family: `<name>` and `<name>__<lookup>`. */
 export type FilterDef = {

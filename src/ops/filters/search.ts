@@ -20,7 +20,7 @@ function toInteger(term: string): string | undefined {
 }
 
 /** Python's `uuid.UUID(term)`: 32 hex digits, hyphens anywhere, optionally in braces or after `urn:uuid:`. */
-function toUuidTerm(term: string): string | undefined {
+export function toUuidTerm(term: string): string | undefined {
   const hex = term.replace(/urn:/g, '').replace(/uuid:/g, '').replace(/^[{}]+|[{}]+$/g, '').replace(/-/g, '');
   if (!/^[0-9a-f]{32}$/i.test(hex)) return undefined;
   const h = hex.toLowerCase();

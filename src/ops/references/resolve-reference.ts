@@ -3,7 +3,7 @@ import { fromCompositeKey } from '../../core/natural-key.js';
 import { joinTable } from '../../db/schema/build-schema.js';
 import { and, col } from '../../db/query/sql-helpers.js';
 import { UnknownLookupError, lookupClause } from '../lookup-clause.js';
-import { constraintClause } from '../permissions.js';
+import { referenceClause } from '../permissions.js';
 import { resolveNaturalKey } from './natural-key-lookup.js';
 import { pyRepr } from './python-repr.js';
 import type { Clause } from '../../db/query/sql-helpers.js';
@@ -23,7 +23,8 @@ function flatten(attrs: Record<string, unknown>, prefix = ''): [string, unknown]
 
 /**
  * Resolves related-object references of a write (UUID, URL, `{id}`/`{url}`, attribute dict,
- * composite natural key) to ids, within the target rows the actor may view and, for statuses,
+ * composite natural key) to ids, within the target rows the actor may view (any user or group,
+ * as the reference looks those up without permissions) and, for statuses,
  * roles and tags, those enabled for the source model. UUIDs are checked in bulk.
  */
 export class ReferenceResolver {
@@ -37,7 +38,7 @@ export class ReferenceResolver {
       const ctField = target.fields.find((fl) => fl.behaviour.relation === 'content_types');
       if (ctField) clauses.push((eb) => eb(col(target.table, 'id'), 'in', eb.selectFrom(joinTable(target, ctField)).select('source_id').where('content_type', '=', this.source.id)));
     }
-    const constraint = this.rc.actor ? constraintClause(this.services, this.rc.actor, 'view', target) : null;
+    const constraint = this.rc.actor ? referenceClause(this.services, this.rc.actor, target) : null;
     if (constraint) clauses.push(constraint);
     return clauses.length ? and(clauses) : null;
   }

@@ -19,7 +19,7 @@ const TEMPLATE = ['has_device_type', 'has_module_type'];
 
 /** Filters of the dcim models beyond their fields (catalogue `filters`), derived from the registry (apps/shared/derived-filters.ts). */
 export const DCIM_DERIVED_FILTERS: Record<string, string[]> = {
-  'dcim.location': ['content_type=location_type__content_types', 'circuit_terminations', 'has_circuit_terminations', 'devices', 'has_devices', 'power_panels', 'has_power_panels', 'rack_groups', 'has_rack_groups',
+  'dcim.location': ['content_type=location_type__content_types', 'circuit_terminations=pk:circuit_terminations', 'has_circuit_terminations', 'devices', 'has_devices', 'power_panels', 'has_power_panels', 'rack_groups', 'has_rack_groups',
     'racks', 'has_racks', 'prefixes', 'has_prefixes', 'vlan_groups', 'has_vlan_groups', 'vlans', 'has_vlans', 'clusters', 'has_clusters', 'subtree', ...TENANCY],
   'dcim.manufacturer': ['inventory_items', 'has_inventory_items', 'device_types', 'has_device_types', 'platforms', 'has_platforms'],
   'dcim.devicefamily': ['device_types', 'has_device_types'],

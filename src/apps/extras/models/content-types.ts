@@ -4,18 +4,26 @@ import { defineModel, f } from '../../../core/registry/define-model.js';
 /** A column value as display text; null and undefined become ''. */
 const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
 
-/** Content type: an installed model, named '<app_label>.<model>'. */
+/**
+ * Content type: an installed model, named '<app_label>.<model>'. One row per registry model,
+ * kept by db/content-types.ts on every start; integer ids that never change once given.
+ */
 export const contentType = defineModel({
   app: 'extras', model: 'contenttype', object_type: 'contenttypes.contenttype', verbose_name: 'content type', verbose_name_plural: 'content types', path: 'content-types',
   base: 'base',
   read_only: true,
+  id_type: 'integer',
+  description: 'Read-only list of the content types: one for each model the service knows.',
   fields: {
     app_label: f.string({ max_length: 100, read_only: true }),
     model: f.string({ max_length: 100, read_only: true }),
+    /** The model's verbose name while the registry has the model; empty for a content type of a model gone since. */
+    model_verbose_name: f.string({ max_length: 255, default: '', hidden: true, read_only: true, no_filter: true }),
   },
   natural_key: ['app_label', 'model'],
   unique_together: [['app_label', 'model']],
   ordering: ['app_label', 'model'],
-  display: (row) => `${text(row.app_label)} | ${text(row.model)}`,
+  // Django's app_labeled_name: '<app_label> | <model verbose name>', the bare model name once the model is gone.
+  display: (row) => (row.model_verbose_name ? `${text(row.app_label)} | ${text(row.model_verbose_name)}` : text(row.model)),
   search: ['app_label', 'model'],
 });
