@@ -74,14 +74,21 @@ export class Store {
    */
   encode(model: ResolvedModel, row: Record<string, unknown>): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const field of model.columns) {
-      const col = field.column as string;
-      if (field.naturalize) {
-        const from = model.fieldMap.get(field.naturalize.from)?.column as string;
-        if (from in row) out[col] = toNaturalKey(row[from], field.naturalize.style, field.max_length ?? 255);
-      } else if (col in row) out[col] = this.encodeValue(field, row[col]);
-    }
+    for (const field of model.columns) if (this.writes(model, field, row)) out[field.column as string] = this.columnValue(model, field, row);
     return out;
+  }
+
+  /** Whether a row (or its changes) writes a column: its own value, or for a natural-order key its source's. */
+  private writes(model: ResolvedModel, field: ResolvedField, row: Record<string, unknown>): boolean {
+    const from = field.naturalize ? model.fieldMap.get(field.naturalize.from)?.column : field.column;
+    return (from as string) in row;
+  }
+
+  /** The driver parameter of a column `writes` says the row writes. */
+  private columnValue(model: ResolvedModel, field: ResolvedField, row: Record<string, unknown>): unknown {
+    if (!field.naturalize) return this.encodeValue(field, row[field.column as string]);
+    const from = model.fieldMap.get(field.naturalize.from)?.column as string;
+    return toNaturalKey(row[from], field.naturalize.style, field.max_length ?? 255);
   }
 
   /** One in-memory value of a field as a driver parameter (kind codec, then dialect codec). */
@@ -155,7 +162,7 @@ export class Store {
   async insert(exec: Exec, model: ResolvedModel, rows: Row[]): Promise<void> {
     for (const part of chunk(rows, rowsPerStatement(model.columns.length))) {
       const values = this.encodeRows(model, part);
-      const fields = model.columns.filter((f) => (f.column as string) in part[0]);
+      const fields = model.columns.filter((f) => this.writes(model, f, part[0]));
       const cols = fields.map((f) => f.column as string);
       const types = fields.map((f) => this.dialect.columnType(f.behaviour.storage));
       if (values) await exec.executeQuery(insertRows(this, exec, model.table, cols, types, { width: cols.length, count: part.length, values }));
@@ -169,13 +176,12 @@ export class Store {
    */
   private encodeRows(model: ResolvedModel, rows: Row[]): unknown[] | null {
     const columns = model.columns;
-    const shape = columns.map((f) => (f.column as string) in rows[0]);
+    const shape = columns.map((f) => this.writes(model, f, rows[0]));
     const params: unknown[] = [];
     for (const row of rows) {
       for (let i = 0; i < columns.length; i += 1) {
-        const col = columns[i].column as string;
-        if (col in row !== shape[i]) return null;
-        if (shape[i]) params.push(this.encodeValue(columns[i], row[col]));
+        if (this.writes(model, columns[i], row) !== shape[i]) return null;
+        if (shape[i]) params.push(this.columnValue(model, columns[i], row));
       }
     }
     return params;

@@ -15,7 +15,7 @@ export type Dialect = {
   encode(storage: Storage, value: unknown): unknown;
   /** Driver value -> JS value. */
   decode(storage: Storage, value: unknown): unknown;
-  /** The storage classes whose driver values `decode` changes (the others it returns as they are, null for undefined). */
+  /** The storage classes whose driver values `decode` changes (the others it returns as they are, null for undefined): derived from the same table as `decode`. */
   decodes: ReadonlySet<Storage>;
   /** Case-insensitive LIKE (pattern already escaped with backslash). */
   ilike(column: RawBuilder<unknown>, pattern: string): RawBuilder<unknown>;

@@ -11,6 +11,12 @@ const TYPES: Record<Storage, string> = {
   json: 'jsonb', document: 'json', uuid: 'uuid', binary: 'bytea', none: 'text',
 };
 
+/**
+ * Driver values that read back as another JS value: a json column gives keys in written order,
+ * read as jsonb gave (and the reference gives) them. The others come back as stored.
+ */
+const DECODERS: Partial<Record<Storage, (value: unknown) => unknown>> = { document: inJsonbOrder };
+
 // COUNT(*) and bigint come back as strings by default; they fit in a double here.
 pg.types.setTypeParser(20, (v) => Number(v));
 
@@ -36,11 +42,10 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     },
     decode(storage, value) {
       if (value === null || value === undefined) return null;
-      // A json column gives keys in written order; read as jsonb gave (and the reference gives) them.
-      if (storage === 'document') return inJsonbOrder(value);
-      return value;
+      const decode = DECODERS[storage];
+      return decode ? decode(value) : value;
     },
-    decodes: new Set(),
+    decodes: new Set(Object.keys(DECODERS) as Storage[]),
     ilike: (column, pattern) => sql`${column}::text ILIKE ${pattern}`,
     // A plain join would be hashed over a scan of the whole table when the planner overestimates
     // the left side (it does for a recursive set); LIMIT 1 keeps the lookup a lateral index probe.

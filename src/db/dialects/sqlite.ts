@@ -14,6 +14,14 @@ const TYPES: Record<Storage, string> = {
   json: 'text', document: 'text', uuid: 'text', binary: 'blob', none: 'text',
 };
 
+/** Driver values that read back as another JS value (the other storages come back as stored). */
+const parseJson = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
+const DECODERS: Partial<Record<Storage, (value: unknown) => unknown>> = {
+  boolean: (value) => value === 1 || value === true,
+  json: parseJson,
+  document: parseJson,
+};
+
 function openDatabase(file: string): Database.Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const db = new Database(file);
@@ -69,11 +77,10 @@ export function createSqliteDialect(file: string): Dialect {
     },
     decode(storage, value) {
       if (value === null || value === undefined) return null;
-      if (storage === 'boolean') return value === 1 || value === true;
-      if (storage === 'json' || storage === 'document') return typeof value === 'string' ? JSON.parse(value) : value;
-      return value;
+      const decode = DECODERS[storage];
+      return decode ? decode(value) : value;
     },
-    decodes: new Set(['boolean', 'json']),
+    decodes: new Set(Object.keys(DECODERS) as Storage[]),
     joinById: (table, alias, id) => sql`JOIN ${sql.table(table)} AS ${sql.id(alias)} ON ${sql.ref(`${alias}.id`)} = ${id}`,
     ilike: (column, pattern) => sql`${column} LIKE ${pattern} ESCAPE '\\'`,
     regex: (column, pattern, ci) => sql`${column} REGEXP ${ci ? `(?i)${pattern}` : pattern}`,
