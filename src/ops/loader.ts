@@ -174,6 +174,11 @@ export class Loader {
     return display(row, {
       related: (modelId, id) => this.get(modelId, id),
       ancestors: (r) => this.ancestors(model, r),
+      contentType: (label) => {
+        const text = label === null || label === undefined ? '' : String(label);
+        const target = this.services.registry.find(text);
+        return target ? `${text.split('.')[0]} | ${target.verbose_name}` : text.replace('.', ' | ');
+      },
       display: (modelId, id) => {
         const target = this.services.registry.find(modelId);
         const related = target ? this.get(target.id, id) : undefined;

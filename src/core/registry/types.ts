@@ -116,6 +116,8 @@ export type DisplayContext = {
   ancestors(row: Row): Row[];
   /** Display text of a loaded object of another model, if loaded. */
   display(modelId: string, id: unknown): string | undefined;
+  /** A content type (`app_label.model`) as the reference prints one: `<app_label> | <model verbose name>`. */
+  contentType(label: unknown): string;
 };
 
 /**

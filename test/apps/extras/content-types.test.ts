@@ -145,3 +145,11 @@ describe('GET /api/extras/content-types/ filters', () => {
     assert.deepEqual(res.body, { app_label__bogus: ['Unknown filter field'] });
   });
 });
+
+describe('content types printed inside other displays', () => {
+  it('should print an export template as "<app_label> | <model verbose name>: <name>", as the reference', async () => {
+    const res = await t.call('POST', '/api/extras/export-templates/', { name: 'types', content_type: 'dcim.devicetype', template_code: '{{ obj }}' });
+    assert.equal(res.status, 201, res.raw);
+    assert.equal(res.body.display, 'dcim | device type: types');
+  });
+});

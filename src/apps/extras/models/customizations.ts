@@ -12,9 +12,6 @@ function withOwner(value: string, row: Row, ctx: DisplayContext): string {
   return owner ? `[${owner}] ${value}` : value;
 }
 
-/** `app_label.model` as the reference prints a content type: `app_label | model`. */
-const contentTypeLabel = (value: unknown): string => text(value).replace('.', ' | ');
-
 /** Custom link: a templated hyperlink shown on the objects of a model. */
 export const customLink = defineModel({
   app: 'extras', model: 'customlink', verbose_name: 'custom link', verbose_name_plural: 'custom links', path: 'custom-links',
@@ -59,7 +56,7 @@ export const exportTemplate = defineModel({
   natural_key: ['content_type', 'name'],
   unique_together: [['content_type', 'name']],
   ordering: ['content_type', 'name'],
-  display: (row, ctx) => withOwner(`${contentTypeLabel(row.content_type)}: ${text(row.name)}`, row, ctx),
+  display: (row, ctx) => withOwner(`${ctx.contentType(row.content_type)}: ${text(row.name)}`, row, ctx),
   search: ['name', 'owner_content_type__app_label', 'owner_content_type__model', 'content_type__app_label', 'content_type__model', 'description'],
 });
 
