@@ -4,7 +4,8 @@ import { CABLE_TERMINATION_TYPES, PATH_ENDPOINT_TYPES, endsOf, isUncabledInterfa
 import { recordEndChanges, writeEndChanges } from './end-changes.js';
 import { CABLE_FILTERS, connectedFilter, hasCableFilter } from './filters.js';
 import { originsEndingAt, originsThrough } from './path-lookup.js';
-import { attachCables, deletePathsFrom, detachCables, retrace } from './paths.js';
+import { attachCables, detachCables } from './cable-ends.js';
+import { deletePathsFrom, retrace } from './paths.js';
 import { checkRearPositionsInUse, onPassThroughPortsWritten } from './port-hooks.js';
 import type { PathNode } from './endpoints.js';
 import type { FilterDef } from '../../../ops/filters/filter-set.js';

@@ -37,10 +37,14 @@ async function scanEndingAt({ services, exec }: Ctx, ids: string[]): Promise<Row
 }
 
 /** The stored paths starting at `origins` (through the (origin_type, origin_id) unique index). */
-async function pathsFrom({ services, exec }: Ctx, origins: PathNode[]): Promise<Row[]> {
+export async function pathsFrom({ services, exec }: Ctx, origins: PathNode[]): Promise<Row[]> {
   const model = services.registry.get('dcim.cablepath');
   const byType = new Map<string, string[]>();
-  for (const o of origins) byType.set(o.type, [...(byType.get(o.type) ?? []), o.id]);
+  for (const o of origins) {
+    const ids = byType.get(o.type) ?? [];
+    ids.push(o.id);
+    byType.set(o.type, ids);
+  }
   const out: Row[] = [];
   for (const [type, ids] of byType) {
     for (const part of chunk(ids)) {
