@@ -6,6 +6,7 @@ import { CABLE_FILTERS, connectedFilter, hasCableFilter } from './filters.js';
 import { originsEndingAt, originsThrough } from './path-lookup.js';
 import { attachCables, detachCables } from './cable-ends.js';
 import { deletePathsFrom, retrace } from './paths.js';
+import { rowsInIdOrder } from './sorted-rows.js';
 import { checkRearPositionsInUse, onPassThroughPortsWritten } from './port-hooks.js';
 import type { PathNode } from './endpoints.js';
 import type { FilterDef } from '../../../ops/filters/filter-set.js';
@@ -49,7 +50,7 @@ async function onTerminationsDeleting({ services, exec, rc, model, rows }: Delet
   const deferred = deferFor(rc);
   deferred.origins.push(...(await originsThrough({ services, exec }, rows.map((r): PathNode => ({ type: model.id, id: r.id })))));
   const cableModel = services.registry.get('dcim.cable');
-  const cables = await services.store.byIds(exec, cableModel, rows.map((r) => r.cable_id));
+  const cables = await rowsInIdOrder(services, exec, cableModel, rows.map((r) => r.cable_id));
   if (cables.length > 0) await deleteRows(services, exec, rc, cableModel, cables);
   await deletePathsFrom({ services, exec }, rows.map((r) => r.id));
 }
