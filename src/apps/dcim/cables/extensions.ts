@@ -5,6 +5,7 @@ import { recordEndChanges, writeEndChanges } from './end-changes.js';
 import { CABLE_FILTERS, connectedFilter, hasCableFilter } from './filters.js';
 import { originsEndingAt, originsThrough } from './path-lookup.js';
 import { attachCables, detachCables } from './cable-ends.js';
+import { CableGraph } from './graph.js';
 import { deletePathsFrom, retrace } from './paths.js';
 import { rowsInIdOrder } from './sorted-rows.js';
 import { checkRearPositionsInUse, onPassThroughPortsWritten } from './port-hooks.js';
@@ -67,12 +68,10 @@ async function afterTerminationsDeleted({ services, exec, rc }: DeleteHookContex
 async function onCircuitTerminationsWritten({ services, exec, plans }: WriteHookContext): Promise<void> {
   const created = plans.filter((p) => !p.before).map((p) => p.row);
   if (created.length === 0) return;
-  const model = services.registry.get('circuits.circuittermination');
-  const siblings: PathNode[] = [];
-  for (const row of created) {
-    const other = await services.store.where(exec, model, { circuit_id: row.circuit_id, term_side: row.term_side === 'A' ? 'Z' : 'A' });
-    siblings.push(...other.map((o) => ({ type: model.id, id: o.id })));
-  }
+  const type = 'circuits.circuittermination';
+  const graph = new CableGraph(services, exec);
+  const others = await Promise.all(created.map((row) => graph.findAll(type, { circuit_id: row.circuit_id, term_side: row.term_side === 'A' ? 'Z' : 'A' })));
+  const siblings = others.flat().map((o): PathNode => ({ type, id: o.id }));
   if (siblings.length > 0) await retrace({ services, exec }, await originsEndingAt({ services, exec }, siblings));
 }
 
