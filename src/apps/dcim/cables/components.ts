@@ -1,4 +1,5 @@
 import { PATH_ENDPOINT_TYPES, endsOf, toNodeText } from './endpoints.js';
+import { settleAll } from './graph.js';
 import type { CableGraph } from './graph.js';
 import type { PathNode } from './endpoints.js';
 import type { Row } from '../../../core/registry/types.js';
@@ -38,7 +39,7 @@ async function loadAround(graph: CableGraph, seeds: PathNode[], limit: number): 
   while (level.length > 0) {
     const fresh = level.filter((node) => !seen.has(toNodeText(node)) && seen.add(toNodeText(node)));
     if (seen.size > limit) return false;
-    level = (await Promise.all(fresh.map((node) => neighbours(graph, node)))).flat();
+    level = (await settleAll(fresh.map((node) => neighbours(graph, node)))).flat();
   }
   return true;
 }

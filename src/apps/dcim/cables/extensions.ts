@@ -5,7 +5,7 @@ import { recordEndChanges, writeEndChanges } from './end-changes.js';
 import { CABLE_FILTERS, connectedFilter, hasCableFilter } from './filters.js';
 import { originsEndingAt, originsThrough } from './path-lookup.js';
 import { attachCables, detachCables } from './cable-ends.js';
-import { CableGraph } from './graph.js';
+import { CableGraph, settleAll } from './graph.js';
 import { deletePathsFrom, retrace } from './paths.js';
 import { rowsInIdOrder } from './sorted-rows.js';
 import { checkRearPositionsInUse, onPassThroughPortsWritten } from './port-hooks.js';
@@ -70,7 +70,7 @@ async function onCircuitTerminationsWritten({ services, exec, plans }: WriteHook
   if (created.length === 0) return;
   const type = 'circuits.circuittermination';
   const graph = new CableGraph(services, exec);
-  const others = await Promise.all(created.map((row) => graph.findAll(type, { circuit_id: row.circuit_id, term_side: row.term_side === 'A' ? 'Z' : 'A' })));
+  const others = await settleAll(created.map((row) => graph.findAll(type, { circuit_id: row.circuit_id, term_side: row.term_side === 'A' ? 'Z' : 'A' })));
   const siblings = others.flat().map((o): PathNode => ({ type, id: o.id }));
   if (siblings.length > 0) await retrace({ services, exec }, await originsEndingAt({ services, exec }, siblings));
 }

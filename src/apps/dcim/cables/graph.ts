@@ -3,6 +3,17 @@ import type { Exec } from '../../../db/store.js';
 import type { Row } from '../../../core/registry/types.js';
 import type { Services } from '../../../ops/services.js';
 
+/**
+ * Every promise's value once all are settled, the first failure thrown: work run side by side
+ * over a CableGraph ends before its caller goes on (no read outlives the transaction).
+ */
+export async function settleAll<T>(promises: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+}
+
 type Waiter<T> = { resolve: (value: T) => void; reject: (err: unknown) => void };
 
 /** `a` equals `b` as a stored column compares with a parameter (null only with null). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { chunk } from '../../../db/store.js';
 import { PATH_ENDPOINT_TYPES, toNodeText } from './endpoints.js';
-import { CableGraph } from './graph.js';
+import { CableGraph, settleAll } from './graph.js';
 import { pathsFrom } from './path-lookup.js';
 import { traceFrom } from './trace.js';
 import type { PathNode } from './endpoints.js';
@@ -64,14 +64,6 @@ async function savePaths({ services, exec }: Ctx, traced: Traced[]): Promise<voi
     const originModel = services.registry.find(type);
     if (originModel) await services.store.updateMany(exec, originModel, changes);
   }
-}
-
-/** Every promise's value, once all are settled (no read outlives the caller); the first failure is thrown. */
-async function settleAll<T>(promises: Promise<T>[]): Promise<T[]> {
-  const settled = await Promise.allSettled(promises);
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 }
 
 /**

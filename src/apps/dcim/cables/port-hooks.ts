@@ -1,4 +1,4 @@
-import { CableGraph } from './graph.js';
+import { CableGraph, settleAll } from './graph.js';
 import { originsThrough } from './path-lookup.js';
 import { retrace } from './paths.js';
 import type { PathNode } from './endpoints.js';
@@ -54,7 +54,7 @@ export async function checkRearPositionsInUse({ services, exec, plans }: WriteHo
   if (shrinking.length === 0) return;
   // The front ports of all of them in one query.
   const graph = new CableGraph(services, exec);
-  const fronts = await Promise.all(shrinking.map(({ row }) => graph.findAll('dcim.frontport', { rear_port_id: row.id })));
+  const fronts = await settleAll(shrinking.map(({ row }) => graph.findAll('dcim.frontport', { rear_port_id: row.id })));
   for (const [i, { row, errors }] of shrinking.entries()) {
     const positions = Number(row.positions);
     const mapped = fronts[i];
