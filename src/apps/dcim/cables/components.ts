@@ -37,7 +37,12 @@ async function loadAround(graph: CableGraph, seeds: PathNode[], limit: number): 
   const seen = new Set<string>();
   let level = seeds;
   while (level.length > 0) {
-    const fresh = level.filter((node) => !seen.has(toNodeText(node)) && seen.add(toNodeText(node)));
+    const fresh = level.filter((node) => {
+      const key = toNodeText(node);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
     if (seen.size > limit) return false;
     level = (await settleAll(fresh.map((node) => neighbours(graph, node)))).flat();
   }

@@ -35,8 +35,7 @@ function pathColumns({ origin, trace }: { origin: PathNode; trace: Trace }): Rec
 /**
  * Stores (or removes) the cable paths of the traced origins and copies their ends onto the
  * origin rows: the stored paths read in one query per origin type, then one statement each for
- * the removed, changed and new paths and one per origin type for the endpoint columns. New paths
- * are numbered in the origins' order.
+ * the removed, changed and new paths (new ones numbered in the origins' order).
  */
 async function savePaths({ services, exec }: Ctx, traced: Traced[]): Promise<void> {
   const model = services.registry.get('dcim.cablepath');
@@ -54,6 +53,11 @@ async function savePaths({ services, exec }: Ctx, traced: Traced[]): Promise<voi
   await services.store.deleteIds(exec, model, removed);
   await services.store.updateMany(exec, model, changed);
   await services.store.insert(exec, model, added);
+  await saveEndpoints({ services, exec }, traced);
+}
+
+/** Copies each trace's end onto its origin row: one statement per origin type. */
+async function saveEndpoints({ services, exec }: Ctx, traced: Traced[]): Promise<void> {
   const byType = new Map<string, { id: string; values: Record<string, unknown> }[]>();
   for (const { origin, trace } of traced) {
     const changes = byType.get(origin.type) ?? [];
@@ -61,8 +65,8 @@ async function savePaths({ services, exec }: Ctx, traced: Traced[]): Promise<voi
     byType.set(origin.type, changes);
   }
   for (const [type, changes] of byType) {
-    const originModel = services.registry.find(type);
-    if (originModel) await services.store.updateMany(exec, originModel, changes);
+    const model = services.registry.find(type);
+    if (model) await services.store.updateMany(exec, model, changes);
   }
 }
 
