@@ -1,4 +1,5 @@
 import { PATH_ENDPOINT_TYPES, endsOf, toNodeText } from './endpoints.js';
+import { settleAll } from './graph.js';
 import type { CableGraph } from './graph.js';
 import type { PathNode } from './endpoints.js';
 import type { Row } from '../../../core/registry/types.js';
@@ -12,8 +13,12 @@ const LINKS: Readonly<Record<string, (graph: CableGraph, row: Row) => Promise<Pa
     .filter((other) => other.id !== row.id).map((other) => ({ type: 'circuits.circuittermination', id: other.id })),
 };
 
-/** Beyond this many objects the walk gives up and the caller scans the stored paths instead. */
+/**
+ * Beyond this many objects, or NODES_PER_SEED for each seed when that is more (a bulk write's own
+ * cables must not send it to the scan), the walk gives up and the caller scans the stored paths.
+ */
 const MAX_NODES = 5000;
+const NODES_PER_SEED = 16;
 
 /** The objects one step away from `node`: its cable and its LINKS. */
 async function neighbours(graph: CableGraph, node: PathNode): Promise<PathNode[]> {
@@ -24,19 +29,42 @@ async function neighbours(graph: CableGraph, node: PathNode): Promise<PathNode[]
 }
 
 /**
+ * Reads, a level at a time, every object the walk from `seeds` reaches, each level's reads
+ * together (CableGraph rounds): costs grow with the depth of the cabling, not its size. False
+ * when more than `limit` objects are reachable.
+ */
+async function loadAround(graph: CableGraph, seeds: PathNode[], limit: number): Promise<boolean> {
+  const seen = new Set<string>();
+  let level = seeds;
+  while (level.length > 0) {
+    const fresh = level.filter((node) => {
+      const key = toNodeText(node);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    if (seen.size > limit) return false;
+    level = (await settleAll(fresh.map((node) => neighbours(graph, node)))).flat();
+  }
+  return true;
+}
+
+/**
  * The path endpoints connected to `seeds` over cables, front/rear port pairs and circuits: every
  * origin whose cable path can run through a seed (a path only follows those links). Costs grow
  * with the cabling around the seeds, not with the number of stored paths; null when the
- * connected cabling is larger than MAX_NODES.
+ * connected cabling is larger than the limit. The rows are read level by level first, then
+ * walked depth first from the last seed, which gives the endpoints in a stable order.
  */
 export async function endpointsAround(graph: CableGraph, seeds: PathNode[]): Promise<PathNode[] | null> {
+  const limit = Math.max(MAX_NODES, NODES_PER_SEED * seeds.length);
+  if (!(await loadAround(graph, seeds, limit))) return null;
   const seen = new Map<string, PathNode>();
   const queue = [...seeds];
   while (queue.length > 0) {
     const node = queue.pop() as PathNode;
     const key = toNodeText(node);
     if (seen.has(key)) continue;
-    if (seen.size >= MAX_NODES) return null;
     seen.set(key, node);
     queue.push(...(await neighbours(graph, node)));
   }

@@ -2,6 +2,7 @@ import { toIsoMicro } from '../../../core/fields/scalar.js';
 import { chunk } from '../../../db/store.js';
 import { recordChanges } from '../../../ops/write/changelog.js';
 import { pendingFor } from './deferred.js';
+import { rowsInIdOrder } from './sorted-rows.js';
 import type { PathNode } from './endpoints.js';
 import type { Exec } from '../../../db/store.js';
 import type { RequestContext, Services } from '../../../ops/services.js';
@@ -20,7 +21,7 @@ export async function writeEndChanges(ctx: Ctx, ends: PathNode[]): Promise<void>
       const values = ctx.services.store.encode(model, { last_updated: now });
       for (const part of chunk([...ids])) await ctx.exec.updateTable(model.table).set(values).where('id', 'in', part).execute();
     }
-    const rows = await ctx.services.store.byIds(ctx.exec, model, [...ids]);
+    const rows = await rowsInIdOrder(ctx.services, ctx.exec, model, [...ids]);
     await recordChanges(ctx.services, ctx.exec, ctx.rc, model, 'update', rows);
   }
 }

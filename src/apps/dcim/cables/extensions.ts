@@ -4,7 +4,10 @@ import { CABLE_TERMINATION_TYPES, PATH_ENDPOINT_TYPES, endsOf, isUncabledInterfa
 import { recordEndChanges, writeEndChanges } from './end-changes.js';
 import { CABLE_FILTERS, connectedFilter, hasCableFilter } from './filters.js';
 import { originsEndingAt, originsThrough } from './path-lookup.js';
-import { attachCables, deletePathsFrom, detachCables, retrace } from './paths.js';
+import { attachCables, detachCables } from './cable-ends.js';
+import { CableGraph, settleAll } from './graph.js';
+import { deletePathsFrom, retrace } from './paths.js';
+import { rowsInIdOrder } from './sorted-rows.js';
 import { checkRearPositionsInUse, onPassThroughPortsWritten } from './port-hooks.js';
 import type { PathNode } from './endpoints.js';
 import type { FilterDef } from '../../../ops/filters/filter-set.js';
@@ -48,7 +51,7 @@ async function onTerminationsDeleting({ services, exec, rc, model, rows }: Delet
   const deferred = deferFor(rc);
   deferred.origins.push(...(await originsThrough({ services, exec }, rows.map((r): PathNode => ({ type: model.id, id: r.id })))));
   const cableModel = services.registry.get('dcim.cable');
-  const cables = await services.store.byIds(exec, cableModel, rows.map((r) => r.cable_id));
+  const cables = await rowsInIdOrder(services, exec, cableModel, rows.map((r) => r.cable_id));
   if (cables.length > 0) await deleteRows(services, exec, rc, cableModel, cables);
   await deletePathsFrom({ services, exec }, rows.map((r) => r.id));
 }
@@ -65,12 +68,10 @@ async function afterTerminationsDeleted({ services, exec, rc }: DeleteHookContex
 async function onCircuitTerminationsWritten({ services, exec, plans }: WriteHookContext): Promise<void> {
   const created = plans.filter((p) => !p.before).map((p) => p.row);
   if (created.length === 0) return;
-  const model = services.registry.get('circuits.circuittermination');
-  const siblings: PathNode[] = [];
-  for (const row of created) {
-    const other = await services.store.where(exec, model, { circuit_id: row.circuit_id, term_side: row.term_side === 'A' ? 'Z' : 'A' });
-    siblings.push(...other.map((o) => ({ type: model.id, id: o.id })));
-  }
+  const type = 'circuits.circuittermination';
+  const graph = new CableGraph(services, exec);
+  const others = await settleAll(created.map((row) => graph.findAll(type, { circuit_id: row.circuit_id, term_side: row.term_side === 'A' ? 'Z' : 'A' })));
+  const siblings = others.flat().map((o): PathNode => ({ type, id: o.id }));
   if (siblings.length > 0) await retrace({ services, exec }, await originsEndingAt({ services, exec }, siblings));
 }
 

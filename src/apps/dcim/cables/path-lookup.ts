@@ -4,6 +4,7 @@ import { or } from '../../../db/query/sql-helpers.js';
 import { endpointsAround } from './components.js';
 import { fromNodeText } from './endpoints.js';
 import { CableGraph } from './graph.js';
+import { byText } from './sorted-rows.js';
 import type { PathNode } from './endpoints.js';
 import type { Exec } from '../../../db/store.js';
 import type { Row } from '../../../core/registry/types.js';
@@ -36,16 +37,24 @@ async function scanEndingAt({ services, exec }: Ctx, ids: string[]): Promise<Row
   return out;
 }
 
-/** The stored paths starting at `origins` (through the (origin_type, origin_id) unique index). */
-async function pathsFrom({ services, exec }: Ctx, origins: PathNode[]): Promise<Row[]> {
+/**
+ * The stored paths starting at `origins` (through the (origin_type, origin_id) unique index),
+ * per origin type and, within a type, by origin id: the order SQLite's index gives, kept on
+ * PostgreSQL too, whose order would follow where updates left the rows.
+ */
+export async function pathsFrom({ services, exec }: Ctx, origins: PathNode[]): Promise<Row[]> {
   const model = services.registry.get('dcim.cablepath');
   const byType = new Map<string, string[]>();
-  for (const o of origins) byType.set(o.type, [...(byType.get(o.type) ?? []), o.id]);
+  for (const o of origins) {
+    const ids = byType.get(o.type) ?? [];
+    ids.push(o.id);
+    byType.set(o.type, ids);
+  }
   const out: Row[] = [];
   for (const [type, ids] of byType) {
     for (const part of chunk(ids)) {
       const raw = await exec.selectFrom(model.table).selectAll().where('origin_type', '=', type).where('origin_id', 'in', part).execute();
-      out.push(...raw.map((r) => services.store.decode(model, r)));
+      out.push(...raw.map((r) => services.store.decode(model, r)).sort(byText('origin_id')));
     }
   }
   return out;

@@ -1,3 +1,4 @@
+import { CableGraph, settleAll } from './graph.js';
 import { originsThrough } from './path-lookup.js';
 import { retrace } from './paths.js';
 import type { PathNode } from './endpoints.js';
@@ -49,11 +50,14 @@ export async function onPassThroughPortsWritten({ services, exec, model, plans }
  * than mapped front ports are asked for, the reference's count rule answers instead.
  */
 export async function checkRearPositionsInUse({ services, exec, plans }: WriteHookContext): Promise<void> {
-  const fronts = services.registry.get('dcim.frontport');
-  for (const { row, before, errors } of plans) {
+  const shrinking = plans.filter(({ row, before, errors }) => before && !errors.positions && Number(row.positions) < Number(before.positions));
+  if (shrinking.length === 0) return;
+  // The front ports of all of them in one query.
+  const graph = new CableGraph(services, exec);
+  const fronts = await settleAll(shrinking.map(({ row }) => graph.findAll('dcim.frontport', { rear_port_id: row.id })));
+  for (const [i, { row, errors }] of shrinking.entries()) {
     const positions = Number(row.positions);
-    if (!before || errors.positions || !(positions < Number(before.positions))) continue;
-    const mapped = await services.store.where(exec, fronts, { rear_port_id: row.id });
+    const mapped = fronts[i];
     const beyond = mapped.filter((f) => Number(f.rear_port_position) > positions);
     if (beyond.length === 0 || mapped.length > positions) continue;
     const taken = beyond.map((f) => Number(f.rear_port_position)).sort((a, b) => a - b);
