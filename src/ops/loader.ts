@@ -55,7 +55,13 @@ export class Loader {
 
   /** Loads, round by round, every row the display and natural key of `rows` depend on. */
   async ensureNeeds(model: ResolvedModel, rows: Row[]): Promise<void> {
-    let pending: [ResolvedModel, Row[]][] = [[model, rows], ...(await this.ensureAncestors(model, rows))];
+    return this.ensureNeedsOf([[model, rows]]);
+  }
+
+  /** `ensureNeeds` of several groups of rows at once: their rounds are shared (one query per model a round). */
+  async ensureNeedsOf(groups: [ResolvedModel, Row[]][]): Promise<void> {
+    let pending: [ResolvedModel, Row[]][] = [...groups];
+    for (const [m, list] of groups) pending.push(...(await this.ensureAncestors(m, list)));
     while (pending.length > 0) {
       const wanted = new Map<string, { model: ResolvedModel; ids: Set<string> }>();
       for (const [m, list] of pending) {

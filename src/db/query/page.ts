@@ -126,9 +126,10 @@ function joinedGroup(q: PageQuery, walk: Walk, size: number): Group {
 }
 
 /**
- * A group per target, in the targets' order (ties by id), each read on its own through the
- * order index (FK, own columns, id) without a sort; one statement counts each target's rows
- * (none for a lone target: it holds all `linked` rows).
+ * Every row with a target, when the targets are few, in the targets' order (ties by id). A slice
+ * inside one target's rows is read through the order index (FK, own columns, id) without a
+ * sort; a slice across several is read in one statement limited to those targets. One
+ * statement counts each target's rows (none for a lone target: it holds all `linked` rows).
  */
 async function targetGroups(q: PageQuery, walk: Walk, linked: number): Promise<Group[]> {
   const { exec, model } = q;
@@ -139,14 +140,27 @@ async function targetGroups(q: PageQuery, walk: Walk, linked: number): Promise<G
   const counts = exec.selectFrom(model.table).select([fk.as('target'), sql<number>`count(*)`.as('n')]).where(fk, 'in', ids).groupBy(fk);
   const sizes = ids.length === 1 ? new Map([[String(ids[0]), linked]])
     : new Map((await run(exec, counts, keyOf(q, `sizes ${ids.length}`), ids)).map((r) => [String(r.target), Number(r.n)]));
-  const own = columns(q, exec.selectFrom(model.table)).where(q.where);
-  return ids.map((id) => ({
-    size: sizes.get(String(id)) ?? 0,
-    read: (limit, offset) => {
-      const [select, key, params] = slice(orderBy(own.where(fk, '=', id), walk.rest), limit, offset, keyOf(q, 'target'));
-      return run(exec, select, key, [id, ...params]);
-    },
-  }));
+  const targets = ids.map((id) => ({ id, size: sizes.get(String(id)) ?? 0 }));
+  return [{ size: linked, read: (limit, offset) => readTargets(q, walk, targets, limit, offset) }];
+}
+
+/** Rows `offset` .. `offset + limit` (limit null: all) of the targets' rows placed one after the other. */
+async function readTargets(q: PageQuery, walk: Walk, targets: { id: unknown; size: number }[], limit: number | null, offset: number): Promise<Raw[]> {
+  const fk = col(q.model.table, walk.lead.field.column as string);
+  let [first, skip] = [0, offset];
+  while (first < targets.length && skip >= targets[first].size) skip -= targets[first++].size;
+  let [last, room] = [first, targets[first] ? targets[first].size - skip : 0];
+  while (last + 1 < targets.length && (limit === null || room < limit)) room += targets[++last].size;
+  const spanned = targets.slice(first, last + 1).map((t) => t.id);
+  if (spanned.length === 0) return [];
+  if (spanned.length === 1) {
+    const [select, key, params] = slice(orderBy(columns(q, q.exec.selectFrom(q.model.table)).where(fk, '=', spanned[0]), walk.rest), limit, skip, keyOf(q, 'target'));
+    return run(q.exec, select, key, [spanned[0], ...params]);
+  }
+  const joined = columns(q, q.exec.selectFrom(`${walk.lead.target.table} as t_lead`).crossJoin(q.model.table)).where(sql<boolean>`${fk} = ${sql.ref('t_lead.id')}`).where(fk, 'in', spanned);
+  const tie = { expr: sql.ref('t_lead.id'), desc: walk.byTarget[0].desc };
+  const [select, key, params] = slice(orderBy(joined, [...walk.byTarget, tie, ...walk.rest]), limit, skip, keyOf(q, `targets ${spanned.length}`));
+  return run(q.exec, select, key, [...spanned, ...params]);
 }
 
 function slice(query: Select, limit: number | null, offset: number, key: string | undefined): [Select, string | undefined, unknown[]] {

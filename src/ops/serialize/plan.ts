@@ -166,9 +166,8 @@ export async function loadForSerialization(services: Services, exec: Exec, model
     ...generic.map(([target, ids]) => loaded.loader.ensure(target, ids)),
   ]);
   const full = await loadNested(services, exec, [[model, rows], ...linkedTargets], opts, loaded);
-  for (const [m, list] of [...full, ...generic.map(([t, ids]) => [t, ids.map((id) => loaded.loader.get(t.id, id)).filter(Boolean)] as [ResolvedModel, Row[]])]) {
-    await loaded.loader.ensureNeeds(m, list);
-  }
+  const genericRows = generic.map(([t, ids]) => [t, ids.map((id) => loaded.loader.get(t.id, id)).filter(Boolean)] as [ResolvedModel, Row[]]);
+  await loaded.loader.ensureNeedsOf([...full, ...genericRows]);
   await loadComputed(services, exec, full, opts, loaded);
   return loaded;
 }
