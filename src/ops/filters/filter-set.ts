@@ -19,10 +19,14 @@ export type FilterDef = {
   build(ctx: FilterContext, lookup: string, values: string[]): Promise<Clause>;
 };
 
-function parseValues(field: ResolvedField, values: string[]): unknown[] {
+/**
+ * A choice field's exact filter takes only its choices (the reference's ChoiceFilter); its
+ * lookups (`__ic`, `__n`, `__re`, ...) are plain text filters there and take any text.
+ */
+function parseValues(field: ResolvedField, values: string[], lookup: string): unknown[] {
   return values.map((raw) => {
     if (field.nullable && raw === 'null') return null;
-    if (field.kind === 'choice' && !field.choices?.some(([v]) => String(v) === raw)) throw invalidChoice(raw);
+    if (field.kind === 'choice' && lookup === 'exact' && !field.choices?.some(([v]) => String(v) === raw)) throw invalidChoice(raw);
     const parsed = field.behaviour.parseFilter(raw, field);
     if (!parsed.ok) throw new FilterError(parsed.error);
     return parsed.value;
@@ -35,7 +39,7 @@ function scalarFilter(field: ResolvedField): FilterDef {
     lookups,
     async build({ services, model }, lookup, values) {
       if (lookup === 'isnull') return LOOKUPS.isnull({ dialect: services.dialect, table: model.table, column: field.column as string, values: [['true', '1', 'True'].includes(values[0])] });
-      const parsed = field.kind === 'boolean' ? parseValues(field, values.slice(-1)) : parseValues(field, values);
+      const parsed = parseValues(field, field.kind === 'boolean' ? values.slice(-1) : values, lookup);
       const storage = field.behaviour.storage;
       const encoded = parsed.map((v) => (v === null ? null : services.dialect.encode(storage, v)));
       return LOOKUPS[lookup]({ dialect: services.dialect, table: model.table, column: field.column as string, values: encoded });

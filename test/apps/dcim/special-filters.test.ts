@@ -134,3 +134,18 @@ describe('FK filters to models identified by id alone', () => {
     assert.equal(named.status, 400, named.raw);
   });
 });
+
+describe('choice field filters', () => {
+  it('the exact filter takes only the choices; its lookups take any text, as the reference char filters do', async () => {
+    await iface({ device: w.other.id }, 'ge-0/0/9');
+    const all = await listed(t, '/api/dcim/interfaces/?limit=0', 'id');
+    const typed = await listed(t, '/api/dcim/interfaces/?type=1000base-t&limit=0', 'id');
+    assert.ok(typed.length > 0);
+    assert.deepEqual(await listed(t, '/api/dcim/interfaces/?type__ic=1000BASE&limit=0', 'id'), typed);
+    assert.deepEqual(await listed(t, '/api/dcim/interfaces/?type__isw=1000b&limit=0', 'id'), typed);
+    assert.deepEqual(await listed(t, '/api/dcim/interfaces/?type__n=bogus&limit=0', 'id'), all);
+    assert.deepEqual(await listed(t, '/api/dcim/interfaces/?type__ic=bogus&limit=0', 'id'), []);
+    const bad = await t.call('GET', '/api/dcim/interfaces/?type=bogus');
+    assert.deepEqual([bad.status, bad.body], [400, { type: ['Select a valid choice. bogus is not one of the available choices.'] }]);
+  });
+});
