@@ -48,10 +48,16 @@ export function notFound(model: ResolvedModel): NotFoundError {
   return new NotFoundError(`No ${model.class_name} matches the given query.`);
 }
 
-/** The id a detail path segment names: an id, or a composite natural key (`Durham;NC`) as the reference allows. */
+/**
+ * The id a detail path segment names: an id, or a composite natural key (`Durham;NC`) as the
+ * reference allows. Models with integer ids (content types, groups) are plain Django models in
+ * the reference, looked up by id alone: any other text is DRF's bare 404 (a dotted one matches
+ * no route there at all).
+ */
 async function keyId(services: Services, model: ResolvedModel, key: string): Promise<string | number | null> {
   const id = toRowId(model, key);
   if (id) return id;
+  if (model.id_type === 'integer') throw new NotFoundError('Not found.', { versioned: !key.includes('.') });
   const found = await resolveNaturalKey(services, services.dialect.db, model, fromCompositeKey(key));
   return found.length === 1 ? found[0] : null;
 }

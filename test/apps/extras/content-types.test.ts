@@ -62,7 +62,11 @@ describe('GET /api/extras/content-types/', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, rack);
     assert.equal((await t.call('GET', `${PATH}99999/`)).status, 404);
-    assert.equal((await t.call('GET', `${PATH}${'7'.repeat(3)}x/`)).status, 404);
+    const notInteger = await t.call('GET', `${PATH}${'7'.repeat(3)}x/`);
+    assert.deepEqual([notInteger.status, notInteger.body], [404, { detail: 'Not found.' }]);
+    // A plain Django model in the reference: no look-up by natural key.
+    const byKey = await t.call('GET', `${PATH}dcim.rack/`);
+    assert.deepEqual([byKey.status, byKey.body], [404, { detail: 'Not found.' }]);
   });
 
   it('should be read-only', async () => {
