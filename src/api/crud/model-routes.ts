@@ -5,7 +5,7 @@ import { getRow, listRows } from '../../ops/read.js';
 import { serialize, objectUrl } from '../../ops/serialize/index.js';
 import { sendCsvList, sendCsvRows } from '../csv/respond-csv.js';
 import { buildOptions } from '../metadata/options.js';
-import { queryParams, toRequestContext } from '../request-context.js';
+import { queryParams, requestGeneration, toRequestContext } from '../request-context.js';
 import { pageLinks } from './pagination.js';
 import { parsePaging, serializeOptions } from './query.js';
 import { ResponseCache } from './response-cache.js';
@@ -38,10 +38,13 @@ function refuseMethod(ctx: Ctx, allow: string): never {
   throw new MethodNotAllowedError(ctx.req.method, allow);
 }
 
+const readsOnly = (method: string) => method === 'GET' || method === 'HEAD';
+
 async function render(ctx: Ctx, rows: Row[], opts: { omitCounts?: boolean } = {}) {
   const params = queryParams(ctx.req);
   const rc = toRequestContext(ctx.req, '');
-  return serialize(ctx.services, ctx.services.dialect.db, ctx.model, rows, { ...serializeOptions(params, rc.baseUrl, { method: ctx.req.method }), ...opts });
+  const generation = readsOnly(ctx.req.method) ? requestGeneration(ctx.services.dialect, ctx.req) : undefined;
+  return serialize(ctx.services, ctx.services.dialect.db, ctx.model, rows, { ...serializeOptions(params, rc.baseUrl, { method: ctx.req.method, generation }), ...opts });
 }
 
 /** A GET body from the response cache, or rendered by `build` and kept there. */
@@ -64,7 +67,7 @@ async function listBody(ctx: Ctx) {
   const params = queryParams(ctx.req);
   const rc = toRequestContext(ctx.req, '');
   const paging = parsePaging(params, ctx.services.config);
-  const opts = serializeOptions(params, rc.baseUrl, { method: ctx.req.method });
+  const opts = serializeOptions(params, rc.baseUrl, { method: ctx.req.method, generation: requestGeneration(ctx.services.dialect, ctx.req) });
   const { count, rows } = await listRows(ctx.services, rc, ctx.model, { params, ...paging, sort: params.get('sort')?.at(-1) });
   const results = await serialize(ctx.services, ctx.services.dialect.db, ctx.model, rows, opts);
   const links = pageLinks({ base: rc.baseUrl, path: new URL(ctx.req.url, 'http://x').pathname, params, count, ...paging });

@@ -39,7 +39,8 @@ function parseBool(raw: string | undefined): boolean {
 }
 
 /** Serializer options from the query: depth (GET only), include, exclude_m2m. */
-export function serializeOptions(params: Params, baseUrl: string, opts: { method: string }): SerializeOptions {
+/** `generation`: the request's write generation, kept for GET and HEAD only (a write moves it). */
+export function serializeOptions(params: Params, baseUrl: string, opts: { method: string; generation?: Promise<string | null> }): SerializeOptions {
   const include = new Set((params.get('include') ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean));
   const isGet = opts.method === 'GET' || opts.method === 'HEAD';
   return {
@@ -47,5 +48,6 @@ export function serializeOptions(params: Params, baseUrl: string, opts: { method
     baseUrl,
     include: isGet ? include : new Set(['relationships', 'computed_fields', 'config_context']),
     excludeM2m: parseBool(last(params, 'exclude_m2m')),
+    ...(isGet && opts.generation ? { generation: opts.generation } : {}),
   };
 }

@@ -16,6 +16,11 @@ export type SerializeOptions = {
   omitCounts?: boolean;
   /** Load the rows behind to-many links even at depth 0 (CSV names them; JSON shows only ids). */
   linkTargets?: boolean;
+  /**
+   * The write generation a read-only request (GET, HEAD) started from: definitions every render
+   * reads (custom field keys) are memoized on it where reading a generation costs a statement.
+   */
+  generation?: Promise<string | null>;
 };
 
 /** Data loaded for one serialization: related rows, to-many links, counts. */

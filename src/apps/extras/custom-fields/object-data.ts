@@ -65,7 +65,7 @@ const keyCache = new WeakMap<SerializeOptions, Promise<Map<string, string[]>>>()
 function keysFor(services: Services, exec: Exec, opts: SerializeOptions): Promise<Map<string, string[]>> {
   let keys = keyCache.get(opts);
   if (!keys) {
-    keys = loadKeysByModel(services, exec);
+    keys = loadKeysByModel(services, exec, opts.generation);
     keyCache.set(opts, keys);
   }
   return keys;
