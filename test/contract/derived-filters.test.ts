@@ -62,6 +62,16 @@ describe('derived filters', () => {
     assert.deepEqual(await ids('/api/dcim/device-types/?has_interface_templates=true'), []);
   });
 
+  it('should take __isnull and the value null on a reverse relation, as the reference generates them', async () => {
+    assert.deepEqual(await ids('/api/dcim/devices/?interfaces__isnull=true'), [w.dev_b.id]);
+    assert.deepEqual(await ids('/api/dcim/devices/?interfaces__isnull=false'), [w.dev_a.id]);
+    assert.deepEqual(await ids('/api/dcim/devices/?interfaces=null'), [w.dev_b.id]);
+    assert.deepEqual(await ids(`/api/dcim/devices/?interfaces=null&interfaces=${w.iface.id}`), [w.dev_a.id, w.dev_b.id].sort());
+    assert.deepEqual(await ids('/api/dcim/locations/?devices__isnull=true'), []);
+    const own = await t.call('GET', '/api/dcim/devices/?has_interfaces__isnull=true');
+    assert.deepEqual([own.status, own.body], [400, { has_interfaces__isnull: ['Unknown filter field'] }]);
+  });
+
   it('should filter by tenant group and tenant id, through FKs and by FK presence', async () => {
     assert.deepEqual(await ids('/api/dcim/devices/?tenant_group=customers'), [w.dev_a.id]);
     assert.deepEqual(await ids(`/api/dcim/devices/?tenant_id=${w.tenant.id}`), [w.dev_a.id]);

@@ -83,13 +83,31 @@ function reverse(registry: Registry, model: ResolvedModel, name: string): Derive
   const stored = registry.referencesTo(model.id).filter((r) => r.field.kind === 'fk' || !r.field.read_only);
   const ref = stored.find((r) => relatedName(r.model, r.field, model) === (has ? name.slice(4) : name));
   if (!ref) return undefined;
+  const some = pointedAt(model, ref.model, ref.field);
   return {
     async build({ exec }, lookup, values) {
-      if (has) return TRUE_VALUES.includes(values[values.length - 1]) ? pointedAt(model, ref.model, ref.field) : not(pointedAt(model, ref.model, ref.field));
-      const clause = pointedAt(model, ref.model, ref.field, await resolveIds(exec, ref.model, values));
+      if (has) return TRUE_VALUES.includes(values[values.length - 1]) ? some : not(some);
+      if (lookup === 'isnull') {
+        const isNull = nullBoolean(values);
+        return isNull === undefined ? TRUE : isNull ? not(some) : some;
+      }
+      // `null` names "no related object", as for an FK filter.
+      const named = values.filter((v) => v !== 'null');
+      const matched = pointedAt(model, ref.model, ref.field, await resolveIds(exec, ref.model, named));
+      const clause = named.length < values.length ? or([matched, not(some)]) : matched;
       return lookup === 'n' ? not(clause) : clause;
     },
   };
+}
+
+/**
+ * Entries that name a reverse relation (`devices`) or a subtree, not an own field (`has_*`,
+ * `<fk>_id`, ANY_OF names): the reference generates `__isnull` beside `__n` for them, reverse
+ * relations being nullable model fields to django-filter.
+ */
+function takesIsNull(entry: string): boolean {
+  if (entry.includes('=')) return entry.includes('=pk:');
+  return !entry.startsWith('has_') && !entry.endsWith('_id') && !(entry in ANY_OF) && entry !== 'subtree';
 }
 
 /** `has_<m2m>`: the object has at least one related object of a many-to-many field (`has_tagged_vlans`). */
@@ -228,7 +246,7 @@ function resolveDerived(registry: Registry, model: ResolvedModel, entry: string)
 /** A derived filter, resolved against the registry on use. */
 function derivedFilter(modelId: string, entry: string): FilterDef {
   return {
-    lookups: new Set(entry.includes('=pk:') ? ['n', 'isnull'] : ['n']),
+    lookups: new Set(takesIsNull(entry) ? ['n', 'isnull'] : ['n']),
     async build(ctx, lookup, values) {
       const derived = resolveDerived(ctx.services.registry, ctx.services.registry.get(modelId), entry);
       if (!derived) throw new FilterError(`No way to derive the filter ${entry} of ${modelId}`);
