@@ -7,7 +7,7 @@ import { sendCsvList, sendCsvRows } from '../csv/respond-csv.js';
 import { buildOptions } from '../metadata/options.js';
 import { queryParams, requestGeneration, toRequestContext } from '../request-context.js';
 import { pageLinks } from './pagination.js';
-import { parsePaging, serializeOptions } from './query.js';
+import { parsePaging, readsOnly, serializeOptions } from './query.js';
 import { ResponseCache } from './response-cache.js';
 import { sendEmpty, sendJson, sendJsonText } from './respond.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -37,8 +37,6 @@ function refuseMethod(ctx: Ctx, allow: string): never {
   if (action && ctx.req.actor) requirePermission(ctx.services, ctx.req.actor, action, ctx.model);
   throw new MethodNotAllowedError(ctx.req.method, allow);
 }
-
-const readsOnly = (method: string) => method === 'GET' || method === 'HEAD';
 
 async function render(ctx: Ctx, rows: Row[], opts: { omitCounts?: boolean } = {}) {
   const params = queryParams(ctx.req);

@@ -38,11 +38,16 @@ function parseBool(raw: string | undefined): boolean {
   throw new BadRequestError(`'${raw}' is not a valid boolean value for exclude_m2m.`);
 }
 
-/** Serializer options from the query: depth (GET only), include, exclude_m2m. */
-/** `generation`: the request's write generation, kept for GET and HEAD only (a write moves it). */
+/** Whether a request only reads (GET, HEAD). */
+export const readsOnly = (method: string): boolean => method === 'GET' || method === 'HEAD';
+
+/**
+ * Serializer options from the query: depth (GET only), include, exclude_m2m; `generation`, the
+ * request's write generation, is kept for reads only (a write moves it).
+ */
 export function serializeOptions(params: Params, baseUrl: string, opts: { method: string; generation?: Promise<string | null> }): SerializeOptions {
   const include = new Set((params.get('include') ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean));
-  const isGet = opts.method === 'GET' || opts.method === 'HEAD';
+  const isGet = readsOnly(opts.method);
   return {
     depth: isGet ? parseDepth(params) : 0,
     baseUrl,

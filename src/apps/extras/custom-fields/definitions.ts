@@ -69,8 +69,11 @@ export async function loadCustomFields(services: Services, exec: Exec, modelId: 
   return defs;
 }
 
-/** Every model's custom field keys in display order (one query for all models). */
-/** `generation`: a read-only request's (SerializeOptions.generation); without it, where reading one costs a statement, the keys are read afresh. */
+/**
+ * Every model's custom field keys in display order (one query for all models), kept per write
+ * generation. `generation`: a read-only request's (SerializeOptions.generation); without it,
+ * where reading one costs a statement, the keys are read afresh.
+ */
 export function loadKeysByModel(services: Services, exec: Exec, generation?: Promise<string | null>): Promise<Map<string, string[]>> {
   return memoByGeneration(services.dialect, 'custom-field-keys', () => readKeysByModel(services, exec), generation);
 }
