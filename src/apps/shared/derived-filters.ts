@@ -93,8 +93,9 @@ function reverse(registry: Registry, model: ResolvedModel, name: string): Derive
       }
       // `null` names "no related object", as for an FK filter.
       const named = values.filter((v) => v !== 'null');
-      const matched = pointedAt(model, ref.model, ref.field, await resolveIds(exec, ref.model, named));
-      const clause = named.length < values.length ? or([matched, not(some)]) : matched;
+      const none = named.length < values.length ? [not(some)] : [];
+      const matched = named.length > 0 ? [pointedAt(model, ref.model, ref.field, await resolveIds(exec, ref.model, named))] : [];
+      const clause = or([...matched, ...none]);
       return lookup === 'n' ? not(clause) : clause;
     },
   };
