@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { create, makeApp } from '../helpers/app.js';
+import { create, makeApp, withGeneration } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -22,17 +22,11 @@ async function statements(url: string): Promise<{ n: number; body: any }> {
 
 describe('definitions a read renders with, kept per write generation', () => {
   it('should read the token and the custom field keys once while the generation stands still, on either database', async () => {
-    // Other test files move PostgreSQL's generation at any moment: hold it still for this app.
-    const dialect = t.app.services.dialect as { writeGeneration: () => Promise<string | null> };
-    const real = dialect.writeGeneration;
-    dialect.writeGeneration = async () => 'still';
-    try {
+    await withGeneration(t, 'still', async () => {
       const first = await statements('/api/tenancy/tenants/');
       const second = await statements('/api/tenancy/tenants/');
       assert.equal(first.n - second.n, 2, `the second GET should skip the token look-up and the custom field keys: ${first.n} then ${second.n} statements`);
       assert.deepEqual(second.body.results[0].custom_fields, { owner: 'ops' });
-    } finally {
-      dialect.writeGeneration = real;
-    }
+    });
   });
 });

@@ -72,6 +72,22 @@ export async function create(t: TestApp, path: string, body: unknown): Promise<a
   return res.body;
 }
 
+/**
+ * Runs `fn` with the app's write generation held at `generation`: on PostgreSQL other test files
+ * move the real one at any moment, and with it what is kept per generation (token look-ups,
+ * custom field keys).
+ */
+export async function withGeneration<T>(t: TestApp, generation: string, fn: () => Promise<T>): Promise<T> {
+  const dialect = t.app.services.dialect as { writeGeneration: () => Promise<string | null> };
+  const real = dialect.writeGeneration;
+  dialect.writeGeneration = async () => generation;
+  try {
+    return await fn();
+  } finally {
+    dialect.writeGeneration = real;
+  }
+}
+
 let countingGeneration = 0;
 
 /**
@@ -82,19 +98,13 @@ let countingGeneration = 0;
  * first request, which pays them, and the counted one.
  */
 export async function countStatements(t: TestApp, url: string): Promise<number> {
-  const dialect = t.app.services.dialect as { writeGeneration: () => Promise<string | null>; queryCount: () => number };
-  const real = dialect.writeGeneration;
-  const generation = `counting-${(countingGeneration += 1)}`;
-  dialect.writeGeneration = async () => generation;
-  try {
+  return withGeneration(t, `counting-${(countingGeneration += 1)}`, async () => {
     const fresh = { headers: { 'cache-control': 'no-cache' } };
     await t.call('GET', url, undefined, fresh);
     const res = await t.call('GET', url, undefined, fresh);
     if (res.status !== 200) throw new Error(`GET ${url} -> ${res.status}: ${res.raw}`);
-    return dialect.queryCount() - (handlerStart.get(t.app) as number);
-  } finally {
-    dialect.writeGeneration = real;
-  }
+    return t.app.services.dialect.queryCount() - (handlerStart.get(t.app) as number);
+  });
 }
 
 /** One key of every result of a list GET, sorted (a filter's answer, whatever the order); fails on any non-200. */

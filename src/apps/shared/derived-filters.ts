@@ -87,10 +87,7 @@ function reverse(registry: Registry, model: ResolvedModel, name: string): Derive
   return {
     async build({ exec }, lookup, values) {
       if (has) return TRUE_VALUES.includes(values[values.length - 1]) ? some : not(some);
-      if (lookup === 'isnull') {
-        const isNull = nullBoolean(values);
-        return isNull === undefined ? TRUE : isNull ? not(some) : some;
-      }
+      if (lookup === 'isnull') return isNullClause(values, some);
       // `null` names "no related object", as for an FK filter.
       const named = values.filter((v) => v !== 'null');
       const none = named.length < values.length ? [not(some)] : [];
@@ -99,6 +96,12 @@ function reverse(registry: Registry, model: ResolvedModel, name: string): Derive
       return lookup === 'n' ? not(clause) : clause;
     },
   };
+}
+
+/** `<related>__isnull`: without (`true`) or with (`false`) `some` related object; no filter for another value (the reference's BooleanFilter). */
+function isNullClause(values: string[], some: Clause): Clause {
+  const isNull = nullBoolean(values);
+  return isNull === undefined ? TRUE : isNull ? not(some) : some;
 }
 
 /**
@@ -223,11 +226,7 @@ function reverseByPk(registry: Registry, model: ResolvedModel, related: string):
   if (!ref || ref.model.id_type !== 'uuid') return undefined;
   return {
     async build({ exec }, lookup, values) {
-      if (lookup === 'isnull') {
-        const isNull = nullBoolean(values);
-        const some = pointedAt(model, ref.model, ref.field);
-        return isNull === undefined ? TRUE : isNull ? not(some) : some;
-      }
+      if (lookup === 'isnull') return isNullClause(values, pointedAt(model, ref.model, ref.field));
       const clause = pointedAt(model, ref.model, ref.field, await requirePks(exec, ref.model, values));
       return lookup === 'n' ? not(clause) : clause;
     },
