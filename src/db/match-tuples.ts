@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
+import type { RawBuilder } from 'kysely';
 import { joinRows } from './bulk-rows.js';
+import { modelIndexes } from './schema/build-schema.js';
 import type { Exec, Store } from './store.js';
 import type { ResolvedModel } from '../core/registry/types.js';
 
@@ -9,10 +11,26 @@ export type TupleColumns = { live: string[]; nulls: string[] };
 /** One stored row matched by a tuple: the tuple's index in the list and the row as the driver gave it. */
 export type TupleMatch = { index: number; raw: Record<string, unknown> };
 
+const indexed = new Map<string, boolean>();
+
+/** Whether an index of `model`'s table begins with the columns `live` (in any order). */
+function leadsAnIndex(model: ResolvedModel, live: string[]): boolean {
+  const key = `${model.table} ${live.join(',')}`;
+  let found = indexed.get(key);
+  if (found === undefined) {
+    const wanted = new Set(live);
+    const leads = (columns: string[]) => columns.length >= wanted.size && columns.slice(0, wanted.size).every((c) => wanted.has(c));
+    found = leads(['id']) || modelIndexes(model).some((index) => leads(index.columns));
+    indexed.set(key, found);
+  }
+  return found;
+}
+
 /**
  * Stored rows of `model` equal to any of `tuples` (driver values, one per live column) and null
  * on `cols.nulls`, in one statement: a join with a VALUES list tagged by tuple index, so each
- * tuple is an exact equality probe (through an index on those columns when there is one).
+ * tuple is an exact equality probe (through an index on those columns when there is one, see
+ * `leadsAnIndex`).
  * `select: 'id'` reads only ids. Callers keep a statement under the parameter limits. The tuples
  * travel as bulk-rows.ts sends rows (a VALUES list, or arrays), the text built once per shape.
  */
@@ -28,10 +46,14 @@ export async function matchTuples(exec: Exec, store: Store, model: ResolvedModel
   // Each tuple's values: its index, then its values.
   const values = tuples.flatMap((tuple, i) => [i, ...tuple]);
   const on = cols.live.map((c, j) => sql`${sql.ref(`t.${c}`)} = v.${sql.raw(`column${j + 2}`)}`);
-  const where = nulls.length > 0 ? sql` WHERE ${sql.join(nulls, sql` AND `)}` : sql``;
   const key = `match ${model.table} ${select} ${cols.live.join(',')} ${cols.nulls.join(',')}`;
+  // Probed per tuple through the index that begins with the compared columns; without one, the
+  // database joins as it sees fit (a probe would scan the table once per tuple).
+  const joined = (rows: RawBuilder<unknown>) => (leadsAnIndex(model, cols.live)
+    ? sql`FROM ${rows} ${store.dialect.joinProbe(model.table, 't', sql.join([...on, ...nulls], sql` AND `))}`
+    : sql`FROM ${sql.table(model.table)} AS t JOIN ${rows} ON ${sql.join(on, sql` AND `)}${nulls.length > 0 ? sql` WHERE ${sql.join(nulls, sql` AND `)}` : sql``}`);
   const query = joinRows(store, exec, key, types, { width: types.length, count: tuples.length, values }, (rows) =>
-    sql`SELECT ${picked}, v.column1 AS ${sql.ref('match_index__')} FROM ${sql.table(model.table)} AS t JOIN ${rows} ON ${sql.join(on, sql` AND `)}${where}`);
+    sql`SELECT ${picked}, v.column1 AS ${sql.ref('match_index__')} ${joined(rows)}`);
   const rows = await exec.executeQuery<Record<string, unknown>>(query);
   return rows.rows.map((raw) => ({ index: Number(raw.match_index__), raw }));
 }

@@ -23,8 +23,8 @@ function indexColumn(model: ResolvedModel, name: string): string | undefined {
   return model.fieldMap.get(name)?.column ?? undefined;
 }
 
-function modelTable(model: ResolvedModel): TableSpec {
-  const columns = model.columns.map((f) => ({ name: f.column as string, storage: f.behaviour.storage, primary: f.name === 'id' }));
+/** The indexes of a model's table besides its primary key: declared, unique and FK columns, natural keys and unique sets, default order. */
+export function modelIndexes(model: ResolvedModel): TableSpec['indexes'] {
   const indexes: TableSpec['indexes'] = model.indexes.map((names) => ({ columns: names.map((n) => indexColumn(model, n) as string), unique: false }));
   for (const field of model.columns) {
     if (field.name === 'id') continue;
@@ -45,7 +45,12 @@ function modelTable(model: ResolvedModel): TableSpec {
   if (fields.length > 0 && fields.every((f, i) => isOwn(f) || (i === 0 && f.field?.column))) {
     indexes.push({ columns: [...fields.map(({ field }) => field?.column as string), 'id'], unique: false });
   }
-  return { name: model.table, columns, indexes };
+  return indexes;
+}
+
+function modelTable(model: ResolvedModel): TableSpec {
+  const columns = model.columns.map((f) => ({ name: f.column as string, storage: f.behaviour.storage, primary: f.name === 'id' }));
+  return { name: model.table, columns, indexes: modelIndexes(model) };
 }
 
 /** Column storage of a model's ids (UUID, or integer for `id_type: 'integer'`). */
