@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
+import { encodeJson } from '../../core/json-text.js';
 import { makeCounter } from './dialect.js';
 import { inJsonbOrder } from './jsonb-order.js';
 import { postgresJson } from './postgres-json.js';
@@ -37,7 +38,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     columnType: (storage) => TYPES[storage],
     encode(storage, value) {
       if (value === null || value === undefined) return null;
-      if (storage === 'json' || storage === 'document') return JSON.stringify(value);
+      if (storage === 'json' || storage === 'document') return encodeJson(value);
       return value;
     },
     decode(storage, value) {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
+import { encodeJson } from '../../core/json-text.js';
 import { makeCounter } from './dialect.js';
 import { checkpointInWorker } from './sqlite-checkpoint.js';
 import { sqliteJson } from './sqlite-json.js';
@@ -72,7 +73,7 @@ export function createSqliteDialect(file: string): Dialect {
     encode(storage, value) {
       if (value === null || value === undefined) return null;
       if (storage === 'boolean') return value ? 1 : 0;
-      if (storage === 'json' || storage === 'document') return JSON.stringify(value);
+      if (storage === 'json' || storage === 'document') return encodeJson(value);
       return value;
     },
     decode(storage, value) {

@@ -147,7 +147,15 @@ export function renderObject(state: RenderState, model: ResolvedModel, row: Row,
   return out;
 }
 
-export function renderRows(services: Services, loaded: Loaded, model: ResolvedModel, rows: Row[], opts: SerializeOptions) {
+/**
+ * Renders rows of `model` one at a time, sharing field plans and nested objects across calls:
+ * for a caller that uses each rendering and lets it go (the change log, a batch at a time).
+ */
+export function rowRenderer(services: Services, loaded: Loaded, model: ResolvedModel, opts: SerializeOptions): (row: Row) => Record<string, unknown> {
   const state: RenderState = { services, loaded, opts, plans: new Map(), nested: new Map() };
-  return rows.map((row) => renderObject(state, model, row, opts.depth, true));
+  return (row) => renderObject(state, model, row, opts.depth, true);
+}
+
+export function renderRows(services: Services, loaded: Loaded, model: ResolvedModel, rows: Row[], opts: SerializeOptions) {
+  return rows.map(rowRenderer(services, loaded, model, opts));
 }

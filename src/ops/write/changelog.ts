@@ -1,6 +1,7 @@
 import { toIsoMicro } from '../../core/fields/scalar.js';
 import { loadForSerialization } from '../serialize/plan.js';
-import { renderRows } from '../serialize/render.js';
+import { rowRenderer } from '../serialize/render.js';
+import { SharedJson } from '../../core/json-text.js';
 import { newChangeId } from './change-id.js';
 import { relatedObjects } from './change-related.js';
 import type { Exec } from '../../db/store.js';
@@ -55,9 +56,11 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
   const opts: SerializeOptions = { depth: 1, baseUrl: rc.baseUrl, omitCounts: action === 'create' };
   const loaded = await loadForSerialization(services, exec, model, rows, opts);
   const related = await relatedObjects(services, exec, model, rows);
-  // One rendering for the whole write, so each related object is rendered once (not once per batch).
+  // One renderer for the whole write, so each related object is rendered and encoded once (not
+  // once per row); each row's snapshot is encoded as soon as it is rendered and let go.
   // The snapshot's own display is the object's display at any depth: no second rendering for it.
-  const snapshots = renderRows(services, loaded, model, rows, opts);
+  const render = rowRenderer(services, loaded, model, opts);
+  const json = new SharedJson();
   const time = toIsoMicro(new Date());
   // Encoded and written a batch at a time, each batch's texts dying young; the next batch is
   // encoded while the database writes the last one (PostgreSQL's driver is asynchronous).
@@ -65,6 +68,7 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
   for (let start = 0; start < rows.length; start += CHANGE_BATCH) {
     const records: Row[] = [];
     for (let i = start; i < Math.min(start + CHANGE_BATCH, rows.length); i += 1) {
+      const snapshot = render(rows[i]);
       records.push({
         id: newChangeId(),
         time,
@@ -78,9 +82,9 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
         change_context_detail: rc.routeName,
         related_object_type: related[i]?.type ?? null,
         related_object_id: related[i]?.id ?? null,
-        object_repr: String(snapshots[i].display ?? '').slice(0, 200),
-        object_data: flatData(model, rows[i], snapshots[i]),
-        object_data_v2: snapshots[i],
+        object_repr: String(snapshot.display ?? '').slice(0, 200),
+        object_data: flatData(model, rows[i], snapshot),
+        object_data_v2: json.text(snapshot),
       });
     }
     const next = services.store.insert(exec, changeModel, records);

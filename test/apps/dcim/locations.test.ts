@@ -143,6 +143,23 @@ describe('change log and notes', () => {
     }
   });
 
+  it('should snapshot a bulk create as the depth-1 rendering, tree displays and shared tags included', async () => {
+    const tag = await create(t, '/api/extras/tags/', { name: 'snap-tag', content_types: ['dcim.location'] });
+    const top = await create(t, '/api/dcim/locations/', { name: 'Snap → Top', location_type: 'Region', status: 'Active' });
+    const made = (await t.call('POST', '/api/dcim/locations/', ['α', 'β'].map((name) => ({ name, location_type: 'Site', status: 'Active', parent: top.id, tags: [tag.id] })))).body;
+    for (const site of made) {
+      const record = (await t.call('GET', `/api/extras/object-changes/?changed_object_id=${site.id}`)).body.results[0];
+      const shown = (await t.call('GET', `/api/dcim/locations/${site.id}/?depth=1`)).body;
+      // The reference's create snapshot has no count annotations; everything else is the depth-1 rendering.
+      for (const key of Object.keys(shown).filter((k) => k.endsWith('_count'))) delete shown[key];
+      assert.deepEqual(record.object_data_v2, shown);
+      assert.equal(record.object_data_v2.display, `Snap → Top → ${site.name}`);
+      assert.equal(record.object_repr, `Snap → Top → ${site.name}`);
+      assert.equal(record.object_data_v2.parent.display, 'Snap → Top');
+      assert.deepEqual(record.object_data.tags, ['snap-tag']);
+    }
+  });
+
   it('should list and create notes of an object', async () => {
     const tenant = (await t.call('GET', '/api/tenancy/tenants/?name=acme')).body.results[0];
     const note = await t.call('POST', `/api/tenancy/tenants/${tenant.id}/notes/`, { note: 'first note' });
