@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * JSON documents encoded ahead of the store: a value of a JSON column that is already text is
  * written as it is (dialects call `encodeJson`), so many snapshots that share nested objects are
@@ -24,24 +26,76 @@ function narrow(text: string): string {
   return WIDE_TEST.test(text) ? text.replace(WIDE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
 }
 
+/** Where a split document's parts were: the part id per key, or per array member (null for a member kept inline). */
+export type PartRefs = Record<string, string | (string | null)[]>;
+
+/** A UUID-shaped id naming a part by its content. */
+function partId(text: string): string {
+  const hex = createHash('sha256').update(text).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
 /**
  * Stringifies objects whose values are often the same nested objects (the depth-1 snapshots of
  * one write share their related objects): each nested object or array member is encoded once
  * per instance and its text reused. The texts equal `JSON.stringify`'s but for the escapes of
  * `narrow`. Lives as long as the objects it has seen may come again (one write).
+ *
+ * `split` leaves the values `isPart` picks out of the text (null in their place) and names them
+ * by content instead, so a store keeps each distinct part once however many documents hold it.
  */
 export class SharedJson {
   private readonly memo = new Map<object, string>();
+  private readonly ids = new Map<object, string>();
+  private fresh = new Map<string, JsonText>();
 
   /** `value`'s JSON text. */
   text(value: Record<string, unknown>): JsonText {
+    return this.encode(value, () => false).text;
+  }
+
+  /** `value`'s JSON text without its parts, and where they were (null when it has none). */
+  split(value: Record<string, unknown>, isPart: (value: object) => boolean): { text: JsonText; parts: PartRefs | null } {
+    return this.encode(value, isPart);
+  }
+
+  /** The parts first seen since the last call, by id. */
+  takeParts(): Map<string, JsonText> {
+    const out = this.fresh;
+    this.fresh = new Map();
+    return out;
+  }
+
+  private encode(value: Record<string, unknown>, isPart: (value: object) => boolean): { text: JsonText; parts: PartRefs | null } {
+    const picked = (item: unknown): item is object => item !== null && typeof item === 'object' && !Array.isArray(item) && isPart(item);
     let out = '{';
+    let parts: PartRefs | null = null;
     for (const key of Object.keys(value)) {
-      const part = this.part(value[key]);
-      if (part === undefined) continue;
-      out += `${out.length > 1 ? ',' : ''}${narrow(JSON.stringify(key))}:${part}`;
+      const item = value[key];
+      let text: string | undefined;
+      if (picked(item)) {
+        (parts ??= {})[key] = this.idOf(item);
+        text = 'null';
+      } else if (Array.isArray(item) && item.some(picked)) {
+        const refs = item.map((member) => (picked(member) ? this.idOf(member) : null));
+        (parts ??= {})[key] = refs;
+        text = `[${item.map((member, i) => (refs[i] !== null ? 'null' : (this.part(member) ?? 'null'))).join(',')}]`;
+      } else text = this.part(item);
+      if (text === undefined) continue;
+      out += `${out.length > 1 ? ',' : ''}${narrow(JSON.stringify(key))}:${text}`;
     }
-    return new JsonText(`${out}}`);
+    return { text: new JsonText(`${out}}`), parts };
+  }
+
+  private idOf(value: object): string {
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      const text = this.shared(value);
+      id = partId(text);
+      this.ids.set(value, id);
+      this.fresh.set(id, new JsonText(text));
+    }
+    return id;
   }
 
   private part(value: unknown): string | undefined {
@@ -61,4 +115,19 @@ export class SharedJson {
     }
     return text;
   }
+}
+
+/**
+ * A split document made whole again: each key named in `parts` gets its part back (array
+ * members too), the other values stay as stored. A part missing from `found` reads as null.
+ */
+export function joinParts(value: Record<string, unknown>, parts: PartRefs, found: ReadonlyMap<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const ref = parts[key];
+    if (ref === undefined) out[key] = value[key];
+    else if (typeof ref === 'string') out[key] = found.get(ref) ?? null;
+    else out[key] = ref.map((id, i) => (id === null ? (value[key] as unknown[])[i] : (found.get(id) ?? null)));
+  }
+  return out;
 }

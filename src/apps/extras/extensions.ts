@@ -1,3 +1,4 @@
+import { changeSnapshotsTable } from './change-snapshots.js';
 import { computedFieldsTable } from './computed-fields/index.js';
 import { configContextsTable } from './config-contexts/index.js';
 import { contentTypeChecksTable } from './content-type-checks.js';
@@ -9,4 +10,4 @@ import { tagsTable } from './tags.js';
 import type { AppExtensions } from '../../ops/extensions.js';
 
 /** Extension tables of the extras app, in the order their hooks run. */
-export const extrasExtensions: AppExtensions[] = [contentTypeChecksTable, contentTypeFiltersTable, contentTypeRefFiltersTable, customFieldsTable, relationshipsTable, computedFieldsTable, configContextsTable, tagsTable];
+export const extrasExtensions: AppExtensions[] = [changeSnapshotsTable, contentTypeChecksTable, contentTypeFiltersTable, contentTypeRefFiltersTable, customFieldsTable, relationshipsTable, computedFieldsTable, configContextsTable, tagsTable];

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SEQUENCE_TABLE } from './id-sequences.js';
+import { SNAPSHOT_PARTS_TABLE } from './snapshot-parts.js';
 import { orderingField } from '../../core/registry/resolve.js';
 import type { Dialect } from '../dialects/dialect.js';
 import type { Registry } from '../../core/registry/registry.js';
@@ -84,7 +85,8 @@ function joinTables(registry: Registry, model: ResolvedModel): TableSpec[] {
 /** Every table the registry needs. */
 export function buildTableSpecs(registry: Registry): TableSpec[] {
   const sequences = registry.models.some((m) => m.id_type === 'integer') ? [SEQUENCE_TABLE] : [];
-  return [...registry.models.flatMap((m) => [modelTable(m), ...joinTables(registry, m)]), ...sequences];
+  const snapshotParts = registry.find('extras.objectchange') ? [SNAPSHOT_PARTS_TABLE] : [];
+  return [...registry.models.flatMap((m) => [modelTable(m), ...joinTables(registry, m)]), ...sequences, ...snapshotParts];
 }
 
 export function indexName(table: string, columns: string[], unique: boolean): string {

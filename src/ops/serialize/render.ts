@@ -19,7 +19,7 @@ type FieldPlan = { name: string; emit: Emit };
  * objects already rendered (a related object shared by many rows is rendered once and the same
  * object is placed in each; nothing downstream mutates rendered objects).
  */
-type RenderState = { services: Services; loaded: Loaded; opts: SerializeOptions; plans: Map<string, FieldPlan[]>; nested: Map<string, Record<string, unknown>> };
+type RenderState = { services: Services; loaded: Loaded; opts: SerializeOptions; plans: Map<string, FieldPlan[]>; nested: Map<string, Record<string, unknown>>; nestedSet: WeakSet<object> };
 
 /** Empty value of an overridable common field when its loader gave nothing for a row. */
 function computedDefault(name: string): () => unknown {
@@ -137,6 +137,7 @@ function renderNested(state: RenderState, model: ResolvedModel, row: Row, depth:
   if (!out) {
     out = renderObject(state, model, row, depth, false);
     state.nested.set(key, out);
+    state.nestedSet.add(out);
   }
   return out;
 }
@@ -147,15 +148,21 @@ export function renderObject(state: RenderState, model: ResolvedModel, row: Row,
   return out;
 }
 
+function renderState(services: Services, loaded: Loaded, opts: SerializeOptions): RenderState {
+  return { services, loaded, opts, plans: new Map(), nested: new Map(), nestedSet: new WeakSet() };
+}
+
 /**
  * Renders rows of `model` one at a time, sharing field plans and nested objects across calls:
  * for a caller that uses each rendering and lets it go (the change log, a batch at a time).
+ * `isNested` tells a related object rendered in full (one instance however many rows hold it).
  */
-export function rowRenderer(services: Services, loaded: Loaded, model: ResolvedModel, opts: SerializeOptions): (row: Row) => Record<string, unknown> {
-  const state: RenderState = { services, loaded, opts, plans: new Map(), nested: new Map() };
-  return (row) => renderObject(state, model, row, opts.depth, true);
+export function rowRenderer(services: Services, loaded: Loaded, model: ResolvedModel, opts: SerializeOptions): { render: (row: Row) => Record<string, unknown>; isNested: (value: object) => boolean } {
+  const state = renderState(services, loaded, opts);
+  return { render: (row) => renderObject(state, model, row, opts.depth, true), isNested: (value) => state.nestedSet.has(value) };
 }
 
 export function renderRows(services: Services, loaded: Loaded, model: ResolvedModel, rows: Row[], opts: SerializeOptions) {
-  return rows.map(rowRenderer(services, loaded, model, opts));
+  const state = renderState(services, loaded, opts);
+  return rows.map((row) => renderObject(state, model, row, opts.depth, true));
 }

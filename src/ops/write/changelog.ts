@@ -2,6 +2,7 @@ import { toIsoMicro } from '../../core/fields/scalar.js';
 import { loadForSerialization } from '../serialize/plan.js';
 import { rowRenderer } from '../serialize/render.js';
 import { SharedJson } from '../../core/json-text.js';
+import { writeSnapshotParts } from '../../db/schema/snapshot-parts.js';
 import { newChangeId } from './change-id.js';
 import { relatedObjects } from './change-related.js';
 import type { Exec } from '../../db/store.js';
@@ -57,9 +58,9 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
   const loaded = await loadForSerialization(services, exec, model, rows, opts);
   const related = await relatedObjects(services, exec, model, rows);
   // One renderer for the whole write, so each related object is rendered and encoded once (not
-  // once per row); each row's snapshot is encoded as soon as it is rendered and let go.
-  // The snapshot's own display is the object's display at any depth: no second rendering for it.
-  const render = rowRenderer(services, loaded, model, opts);
+  // once per row) and stored once (a part); each row's snapshot is encoded as soon as it is
+  // rendered and let go. Its own display is the object's display at any depth.
+  const { render, isNested } = rowRenderer(services, loaded, model, opts);
   const json = new SharedJson();
   const time = toIsoMicro(new Date());
   // Encoded and written a batch at a time, each batch's texts dying young; the next batch is
@@ -69,6 +70,7 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
     const records: Row[] = [];
     for (let i = start; i < Math.min(start + CHANGE_BATCH, rows.length); i += 1) {
       const snapshot = render(rows[i]);
+      const v2 = json.split(snapshot, isNested);
       records.push({
         id: newChangeId(),
         time,
@@ -84,7 +86,8 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
         related_object_id: related[i]?.id ?? null,
         object_repr: String(snapshot.display ?? '').slice(0, 200),
         object_data: flatData(model, rows[i], snapshot),
-        object_data_v2: json.text(snapshot),
+        object_data_v2: v2.text,
+        object_data_v2_parts: v2.parts,
       });
     }
     const next = services.store.insert(exec, changeModel, records);
@@ -92,5 +95,6 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
     writing = next;
   }
   await writing;
+  await writeSnapshotParts(services.store, exec, json.takeParts());
   return { loaded, opts };
 }

@@ -160,6 +160,19 @@ describe('change log and notes', () => {
     }
   });
 
+  it('should keep each snapshot\'s related objects as they were when it was taken', async () => {
+    const top = await create(t, '/api/dcim/locations/', { name: 'Then', location_type: 'Region', status: 'Active', description: 'old' });
+    const [a1, a2] = (await t.call('POST', '/api/dcim/locations/', [{ name: 'a1', location_type: 'Site', status: 'Active', parent: top.id }, { name: 'a2', location_type: 'Site', status: 'Active', parent: top.id }])).body;
+    assert.equal((await t.call('PATCH', `/api/dcim/locations/${top.id}/`, { description: 'new' })).status, 200);
+    const b = await create(t, '/api/dcim/locations/', { name: 'b', location_type: 'Site', status: 'Active', parent: top.id });
+    const snapshot = async (id: string) => (await t.call('GET', `/api/extras/object-changes/?changed_object_id=${id}`)).body.results[0].object_data_v2;
+    assert.equal((await snapshot(a1.id)).parent.description, 'old');
+    assert.equal((await snapshot(a2.id)).parent.description, 'old');
+    assert.equal((await snapshot(b.id)).parent.description, 'new');
+    const list = (await t.call('GET', `/api/extras/object-changes/?changed_object_id=${a1.id}&changed_object_id=${b.id}&changed_object_id=${top.id}`)).body.results;
+    assert.deepEqual(list.map((r: any) => (r.changed_object_id === top.id ? r.object_data_v2 : r.object_data_v2.parent).description), ['new', 'new', 'old', 'old']);
+  });
+
   it('should list and create notes of an object', async () => {
     const tenant = (await t.call('GET', '/api/tenancy/tenants/?name=acme')).body.results[0];
     const note = await t.call('POST', `/api/tenancy/tenants/${tenant.id}/notes/`, { note: 'first note' });

@@ -26,6 +26,8 @@ export const objectChange = defineModel({
     // Written once, read whole, never filtered on: kept as JSON text (no jsonb conversion on write).
     object_data: f.jsonDocument({ read_only: true, no_filter: true }),
     object_data_v2: f.jsonDocument({ read_only: true, nullable: true, no_filter: true }),
+    // Where object_data_v2's related objects are kept apart (db/schema/snapshot-parts.ts): null when none are.
+    object_data_v2_parts: f.jsonDocument({ read_only: true, nullable: true, no_filter: true, hidden: true }),
   },
   natural_key: ['pk'],
   ordering: ['-time'],
