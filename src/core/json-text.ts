@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 
 /**
  * JSON documents encoded ahead of the store: a value of a JSON column that is already text is
- * written as it is (dialects call `encodeJson`), so many snapshots that share nested objects are
- * stringified by `SharedJson` with each shared object encoded once.
+ * written as it is (dialects call `encodeJson`); the change log's snapshots come split into their
+ * own text and their shared parts (`SnapshotSplitter`).
  */
 export class JsonText {
   constructor(readonly text: string) {}
@@ -36,27 +36,34 @@ function partId(text: string): string {
 }
 
 /**
- * Stringifies objects whose values are often the same nested objects (the depth-1 snapshots of
- * one write share their related objects): each nested object or array member is encoded once
- * per instance and its text reused. The texts equal `JSON.stringify`'s but for the escapes of
- * `narrow`. Lives as long as the objects it has seen may come again (one write).
- *
- * `split` leaves the values `isPart` picks out of the text (null in their place) and names them
- * by content instead, so a store keeps each distinct part once however many documents hold it.
+ * Encodes the documents of one write whose values are often the same nested objects (the
+ * depth-1 snapshots of a bulk write share their related objects). `split` leaves the values
+ * `isPart` picks (objects, or members of an array) out of a document's text, null in their
+ * place, and names them by content instead: a store keeps each distinct part once however many
+ * documents hold it, and each part is encoded once per write. Texts are `JSON.stringify`'s but
+ * for the escapes of `narrow`.
  */
-export class SharedJson {
-  private readonly memo = new Map<object, string>();
+export class SnapshotSplitter {
   private readonly ids = new Map<object, string>();
   private fresh = new Map<string, JsonText>();
 
-  /** `value`'s JSON text. */
-  text(value: Record<string, unknown>): JsonText {
-    return this.encode(value, () => false).text;
-  }
-
   /** `value`'s JSON text without its parts, and where they were (null when it has none). */
   split(value: Record<string, unknown>, isPart: (value: object) => boolean): { text: JsonText; parts: PartRefs | null } {
-    return this.encode(value, isPart);
+    const picked = (item: unknown): item is object => item !== null && typeof item === 'object' && !Array.isArray(item) && isPart(item);
+    const rest: Record<string, unknown> = {};
+    let parts: PartRefs | null = null;
+    for (const key of Object.keys(value)) {
+      const item = value[key];
+      if (picked(item)) {
+        (parts ??= {})[key] = this.idOf(item);
+        rest[key] = null;
+      } else if (Array.isArray(item) && item.some(picked)) {
+        (parts ??= {})[key] = item.map((member) => (picked(member) ? this.idOf(member) : null));
+        rest[key] = item.map((member) => (picked(member) ? null : member));
+      } else rest[key] = item;
+    }
+    // One native stringify of a shallow copy: far cheaper than encoding value by value.
+    return { text: new JsonText(narrow(JSON.stringify(rest))), parts };
   }
 
   /** The parts first seen since the last call, by id. */
@@ -66,54 +73,15 @@ export class SharedJson {
     return out;
   }
 
-  private encode(value: Record<string, unknown>, isPart: (value: object) => boolean): { text: JsonText; parts: PartRefs | null } {
-    const picked = (item: unknown): item is object => item !== null && typeof item === 'object' && !Array.isArray(item) && isPart(item);
-    let out = '{';
-    let parts: PartRefs | null = null;
-    for (const key of Object.keys(value)) {
-      const item = value[key];
-      let text: string | undefined;
-      if (picked(item)) {
-        (parts ??= {})[key] = this.idOf(item);
-        text = 'null';
-      } else if (Array.isArray(item) && item.some(picked)) {
-        const refs = item.map((member) => (picked(member) ? this.idOf(member) : null));
-        (parts ??= {})[key] = refs;
-        text = `[${item.map((member, i) => (refs[i] !== null ? 'null' : (this.part(member) ?? 'null'))).join(',')}]`;
-      } else text = this.part(item);
-      if (text === undefined) continue;
-      out += `${out.length > 1 ? ',' : ''}${narrow(JSON.stringify(key))}:${text}`;
-    }
-    return { text: new JsonText(`${out}}`), parts };
-  }
-
   private idOf(value: object): string {
     let id = this.ids.get(value);
     if (id === undefined) {
-      const text = this.shared(value);
+      const text = narrow(JSON.stringify(value));
       id = partId(text);
       this.ids.set(value, id);
       this.fresh.set(id, new JsonText(text));
     }
     return id;
-  }
-
-  private part(value: unknown): string | undefined {
-    if (value === null || typeof value !== 'object') {
-      const text = JSON.stringify(value);
-      return text === undefined ? undefined : narrow(text);
-    }
-    if (Array.isArray(value)) return `[${value.map((item) => (item !== null && typeof item === 'object' ? this.shared(item) : (this.part(item) ?? 'null'))).join(',')}]`;
-    return this.shared(value);
-  }
-
-  private shared(value: object): string {
-    let text = this.memo.get(value);
-    if (text === undefined) {
-      text = narrow(JSON.stringify(value));
-      this.memo.set(value, text);
-    }
-    return text;
   }
 }
 

@@ -1,7 +1,7 @@
 import { toIsoMicro } from '../../core/fields/scalar.js';
 import { loadForSerialization } from '../serialize/plan.js';
 import { rowRenderer } from '../serialize/render.js';
-import { SharedJson } from '../../core/json-text.js';
+import { SnapshotSplitter } from '../../core/json-text.js';
 import { writeSnapshotParts } from '../../db/schema/snapshot-parts.js';
 import { newChangeId } from './change-id.js';
 import { relatedObjects } from './change-related.js';
@@ -61,7 +61,7 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
   // once per row) and stored once (a part); each row's snapshot is encoded as soon as it is
   // rendered and let go. Its own display is the object's display at any depth.
   const { render, isNested } = rowRenderer(services, loaded, model, opts);
-  const json = new SharedJson();
+  const splitter = new SnapshotSplitter();
   const time = toIsoMicro(new Date());
   // Encoded and written a batch at a time, each batch's texts dying young; the next batch is
   // encoded while the database writes the last one (PostgreSQL's driver is asynchronous).
@@ -70,7 +70,7 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
     const records: Row[] = [];
     for (let i = start; i < Math.min(start + CHANGE_BATCH, rows.length); i += 1) {
       const snapshot = render(rows[i]);
-      const v2 = json.split(snapshot, isNested);
+      const v2 = splitter.split(snapshot, isNested);
       records.push({
         id: newChangeId(),
         time,
@@ -95,6 +95,6 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
     writing = next;
   }
   await writing;
-  await writeSnapshotParts(services.store, exec, json.takeParts());
+  await writeSnapshotParts(services.store, exec, splitter.takeParts());
   return { loaded, opts };
 }
