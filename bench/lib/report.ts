@@ -69,7 +69,7 @@ export function toMarkdown(r: Results): string {
     '',
     ...readTable(r),
     '',
-    `## Bulk writes (one request of ${r.settings.bulkSize} objects, median of ${r.settings.bulkRounds}, change log included)`,
+    `## Bulk writes (one request of ${r.settings.bulkSize} objects, median of ${r.settings.bulkRounds} after a warm-up round, change log included)`,
     '',
     '| operation | objects/s | median ms | rounds ms | peak RSS MB |',
     '|---|---:|---:|---|---:|',
