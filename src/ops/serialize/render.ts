@@ -19,7 +19,7 @@ type FieldPlan = { name: string; emit: Emit };
  * objects already rendered (a related object shared by many rows is rendered once and the same
  * object is placed in each; nothing downstream mutates rendered objects).
  */
-type RenderState = { services: Services; loaded: Loaded; opts: SerializeOptions; plans: Map<string, FieldPlan[]>; nested: Map<string, Record<string, unknown>>; nestedSet: WeakSet<object> };
+type RenderState = { services: Services; loaded: Loaded; opts: SerializeOptions; plans: Map<string, FieldPlan[]>; nested: Map<string, Record<string, unknown>>; nestedSet?: WeakSet<object> };
 
 /** Empty value of an overridable common field when its loader gave nothing for a row. */
 function computedDefault(name: string): () => unknown {
@@ -137,7 +137,7 @@ function renderNested(state: RenderState, model: ResolvedModel, row: Row, depth:
   if (!out) {
     out = renderObject(state, model, row, depth, false);
     state.nested.set(key, out);
-    state.nestedSet.add(out);
+    state.nestedSet?.add(out);
   }
   return out;
 }
@@ -148,8 +148,8 @@ export function renderObject(state: RenderState, model: ResolvedModel, row: Row,
   return out;
 }
 
-function renderState(services: Services, loaded: Loaded, opts: SerializeOptions): RenderState {
-  return { services, loaded, opts, plans: new Map(), nested: new Map(), nestedSet: new WeakSet() };
+function renderState(services: Services, loaded: Loaded, opts: SerializeOptions, trackNested = false): RenderState {
+  return { services, loaded, opts, plans: new Map(), nested: new Map(), ...(trackNested ? { nestedSet: new WeakSet<object>() } : {}) };
 }
 
 /**
@@ -158,8 +158,8 @@ function renderState(services: Services, loaded: Loaded, opts: SerializeOptions)
  * `isNested` tells a related object rendered in full (one instance however many rows hold it).
  */
 export function rowRenderer(services: Services, loaded: Loaded, model: ResolvedModel, opts: SerializeOptions): { render: (row: Row) => Record<string, unknown>; isNested: (value: object) => boolean } {
-  const state = renderState(services, loaded, opts);
-  return { render: (row) => renderObject(state, model, row, opts.depth, true), isNested: (value) => state.nestedSet.has(value) };
+  const state = renderState(services, loaded, opts, true);
+  return { render: (row) => renderObject(state, model, row, opts.depth, true), isNested: (value) => !!state.nestedSet?.has(value) };
 }
 
 export function renderRows(services: Services, loaded: Loaded, model: ResolvedModel, rows: Row[], opts: SerializeOptions) {
