@@ -122,7 +122,10 @@ async function collectCustomKeys(plan: CsvPlan, rc: RequestContext, params: Para
   const keys = new Set<string>();
   const column = plan.model.fieldMap.get('custom_fields')?.column;
   if (!column) return keys;
-  for await (const rows of await openRowBatches(plan.services, rc, plan.model, { params, columns: [column] })) {
+  // In id order: the keys' order does not matter here, and a list order through an FK (interfaces
+  // by device) would first read every id of the list in that order (102 000 interfaces: ~40 MB
+  // more at the export's start).
+  for await (const rows of await openRowBatches(plan.services, rc, plan.model, { params, columns: [column], sort: 'id', batchSize: 2000 })) {
     for (const row of rows) for (const key of Object.keys((row[column] as object | null) ?? {})) keys.add(key);
   }
   return keys;
