@@ -126,7 +126,7 @@ export class Store {
     if (!parent || ids.length === 0) return [];
     const table = sql.table(model.table);
     const up = sql.ref(`node.${parent}`);
-    const node = this.dialect.joinById(model.table, 'node', sql.ref('up.id'));
+    const node = this.dialect.joinProbe(model.table, 'node', sql`${sql.ref('node.id')} = ${sql.ref('up.id')}`);
     const rows: Row[] = [];
     for (const part of chunk([...new Set(ids)])) {
       const text = this.statementText(`ancestors ${model.table} ${part.length}`, () => sql`

@@ -22,14 +22,10 @@ export type Dialect = {
   /** Regular-expression match. */
   regex(column: RawBuilder<unknown>, pattern: string, caseInsensitive: boolean): RawBuilder<unknown>;
   /**
-   * `FROM x <joinById> ...`: the row of `table` (as `alias`) whose id is `id`, looked up by its
-   * primary key for each row of x whatever the planner estimates for x (a recursive set, say).
-   */
-  joinById(table: string, alias: string, id: RawBuilder<unknown>): RawBuilder<unknown>;
-  /**
    * `FROM x <joinProbe> ...`: the rows of `table` (as `alias`) meeting `on`, probed through an
-   * index for each row of x. With a plain join, PostgreSQL sorts or hashes the whole table when it
-   * misjudges x, and SQLite scans it (1000 tuples of a uniqueness check against 31 000 locations:
+   * index for each row of x, whatever the planner estimates for x (a recursive set, a list of
+   * tuples). With a plain join, PostgreSQL sorts or hashes the whole table when it misjudges x,
+   * and SQLite scans it (1000 tuples of a uniqueness check against 31 000 locations:
    * PostgreSQL 50 ms, probed 2 ms; SQLite 9 ms, probed 0.6 ms).
    */
   joinProbe(table: string, alias: string, on: RawBuilder<unknown>): RawBuilder<unknown>;

@@ -48,9 +48,6 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     },
     decodes: new Set(Object.keys(DECODERS) as Storage[]),
     ilike: (column, pattern) => sql`${column}::text ILIKE ${pattern}`,
-    // A plain join would be hashed over a scan of the whole table when the planner overestimates
-    // the left side (it does for a recursive set); LIMIT 1 keeps the lookup a lateral index probe.
-    joinById: (table, alias, id) => sql`CROSS JOIN LATERAL (SELECT * FROM ${sql.table(table)} AS ${sql.id(alias)} WHERE ${sql.ref(`${alias}.id`)} = ${id} LIMIT 1) AS ${sql.id(alias)}`,
     // OFFSET 0 keeps the planner from flattening the subquery back into a join.
     joinProbe: (table, alias, on) => sql`CROSS JOIN LATERAL (SELECT * FROM ${sql.table(table)} AS ${sql.id(alias)} WHERE ${on} OFFSET 0) AS ${sql.id(alias)}`,
     unnestRows: (types) => sql`unnest(${sql.join(types.map((type) => sql`${null}::${sql.raw(type)}[]`))})`,

@@ -82,7 +82,6 @@ export function createSqliteDialect(file: string): Dialect {
       return decode ? decode(value) : value;
     },
     decodes: new Set(Object.keys(DECODERS) as Storage[]),
-    joinById: (table, alias, id) => sql`JOIN ${sql.table(table)} AS ${sql.id(alias)} ON ${sql.ref(`${alias}.id`)} = ${id}`,
     // CROSS JOIN fixes the loop order: SQLite would rather scan the table and index the tuples.
     joinProbe: (table, alias, on) => sql`CROSS JOIN ${sql.table(table)} AS ${sql.id(alias)} ON ${on}`,
     ilike: (column, pattern) => sql`${column} LIKE ${pattern} ESCAPE '\\'`,
