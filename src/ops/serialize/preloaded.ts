@@ -27,15 +27,25 @@ function covers(had: SerializeOptions, want: SerializeOptions): boolean {
   return !had.excludeM2m || !!want.excludeM2m;
 }
 
+/** Whether a computed value (`${modelId}.${field}`) is the same whatever the rendering's `include`: its field is not opt-in. */
+function independentOfInclude(services: Services, key: string): boolean {
+  const dot = key.lastIndexOf('.');
+  return !services.registry.find(key.slice(0, dot))?.fieldMap.get(key.slice(dot + 1))?.opt_in;
+}
+
 /**
  * The loads kept on `rows` by their write, when they cover `opts`: related rows, links and counts
- * are reused; computed values (custom fields, relationships, computed fields, config contexts)
- * depend on the options' `include` and run again for these rows. Undefined when nothing was kept.
+ * are reused, and so are computed values of fields that are not opt-in (custom fields, IPAM
+ * texts). Opt-in ones (relationships, computed fields, config contexts) depend on the options'
+ * `include` and run again for these rows. Undefined when nothing was kept.
  */
 export async function reuseLoaded(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions): Promise<Loaded | undefined> {
   const kept = (rows as Row[] & { [PRELOADED]?: Preloaded })[PRELOADED];
   if (!kept || !covers(kept.opts, opts)) return undefined;
-  const loaded: Loaded = { ...kept.loaded, computed: new Map() };
+  // Computed values may hold URLs (NAT lists): kept only for the same base.
+  const same = kept.opts.baseUrl === opts.baseUrl;
+  const computed = new Map([...kept.loaded.computed].filter(([key]) => same && independentOfInclude(services, key)));
+  const loaded: Loaded = { ...kept.loaded, computed };
   await loadComputed(services, exec, [[model, rows]], opts, loaded);
   return loaded;
 }
