@@ -30,7 +30,7 @@ export async function exportCsv(base: string, path: string, opts: { pid: number;
   let complete = true;
   let error: string | undefined;
   try {
-    const res = await fetch(`${base}${path}?format=csv&limit=0`, { headers: { authorization: `Token ${BENCH_TOKEN}` }, signal: abort.signal });
+    const res = await fetch(`${base}${path}${path.includes('?') ? '&' : '?'}format=csv&limit=0`, { headers: { authorization: `Token ${BENCH_TOKEN}` }, signal: abort.signal });
     if (res.status !== 200 || !res.body) throw new Error(`CSV export of ${path} -> ${res.status}`);
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       bytes += chunk.length;

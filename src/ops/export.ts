@@ -11,10 +11,11 @@ import type { Params } from './filters/apply.js';
 import type { RequestContext, Services } from './services.js';
 
 /**
- * What to export: the list's filters and sort; `batchSize` rows are read per query; `columns`
- * limits the columns read (all when absent; `id` is always read).
+ * What to export: the list's filters and sort; `batchSize` rows are handed on at a time (1000 when
+ * absent), and read per query but for `keysetRows` (see openRowBatches); `columns` limits the
+ * columns read (all when absent; `id` is always read).
  */
-export type ExportQuery = { params: Params; sort?: string; batchSize?: number; columns?: readonly string[] };
+export type ExportQuery = { params: Params; sort?: string; batchSize?: number; keysetRows?: number; columns?: readonly string[] };
 
 /** `expr` comes strictly after `value` in this term's order. */
 function after(term: OrderTerm, value: unknown, nullsFirst: boolean): Clause {
@@ -37,8 +38,10 @@ function keysetAfter(terms: OrderTerm[], last: unknown[], nullsFirst: boolean): 
 /**
  * The whole filtered, sorted result of a list as batches of rows, so memory and the cost of
  * each query stay constant however many rows there are. An order of the table's own columns
- * reads with keyset pagination (each batch an index range); an order through related tables
- * (which no index serves) is sorted once into a list of ids, then read by id in batches.
+ * reads with keyset pagination: each query an index range, or where no index serves the order a
+ * sort of the table, which `keysetRows` larger than the batches makes rarer. An order through
+ * related tables (which no index serves) is sorted once into a list of ids, then read by id in
+ * batches.
  * Filter and permission errors are thrown here, before the first batch is read.
  */
 export async function openRowBatches(services: Services, rc: RequestContext, model: ResolvedModel, query: ExportQuery): Promise<AsyncIterable<Row[]>> {
@@ -47,7 +50,15 @@ export async function openRowBatches(services: Services, rc: RequestContext, mod
   const size = query.batchSize ?? 1000;
   const columns = query.columns ? [...new Set(['id', ...query.columns])].map((c) => `${model.table}.${c}`) : undefined;
   const batch = { services, model, where, terms, size, columns };
-  return terms.some((t) => t.related) ? sortedIdBatches(batch) : keysetBatches({ ...batch, nullsFirst: services.dialect.sortsNullsFirst });
+  if (terms.some((t) => t.related)) return sortedIdBatches(batch);
+  return resliced(keysetBatches({ ...batch, size: Math.max(size, query.keysetRows ?? size), nullsFirst: services.dialect.sortsNullsFirst }), size);
+}
+
+/** The same rows in batches of `size`. */
+async function* resliced(batches: AsyncIterable<Row[]>, size: number): AsyncIterable<Row[]> {
+  for await (const rows of batches) {
+    for (let start = 0; start < rows.length; start += size) yield rows.slice(start, start + size);
+  }
 }
 
 type Batching = { services: Services; model: ResolvedModel; where: Clause; terms: OrderTerm[]; size: number; columns?: string[] };

@@ -125,9 +125,16 @@ describe('openRowBatches (keyset export reader)', () => {
     for (const sort of [undefined, 'asn', '-asn', 'parent,-name', '-tenant']) {
       const params = new Map<string, string[]>();
       const expected = (await listRows(services, rc, model, { params, limit: null, offset: 0, sort })).rows.map((r) => r.id);
-      const got: string[] = [];
-      for await (const batch of await openRowBatches(services, rc, model, { params, sort, batchSize: 1 })) got.push(...batch.map((r) => r.id));
-      assert.deepEqual(got, expected, String(sort));
+      for (const [batchSize, keysetRows] of [[1, undefined], [2, 3]]) {
+        const got: string[] = [];
+        const sizes: number[] = [];
+        for await (const batch of await openRowBatches(services, rc, model, { params, sort, batchSize, keysetRows })) {
+          got.push(...batch.map((r) => r.id));
+          sizes.push(batch.length);
+        }
+        assert.deepEqual(got, expected, `${sort} by ${batchSize} (${keysetRows})`);
+        assert.ok(sizes.every((n) => n >= 1 && n <= (batchSize as number)), `batches of at most ${batchSize}: ${sizes.join(',')}`);
+      }
     }
   });
 });

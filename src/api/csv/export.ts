@@ -22,6 +22,14 @@ const FRONT = ['id', 'composite_key', 'display', 'name'];
 const CSV_BATCH = 100;
 
 /**
+ * Rows per keyset query of an export: an order no index serves (interfaces by name) sorts the
+ * table once per query. 300 a query: 102 000 interfaces by name in 21 s instead of 38 s
+ * (SQLite), 30 instead of 48 (PostgreSQL). 1000 took 15 s on SQLite, but each read's rows then
+ * lived long enough to be promoted: about 30 MB more RSS.
+ */
+const KEYSET_ROWS = 300;
+
+/**
  * Characters of CSV after which a long export asks for a full garbage collection: its batches
  * are garbage as soon as they are sent, but the ones waiting for the client outlive the young
  * generation, and V8 lets the old one grow with them (about 120 MB over 100 000 interfaces)
@@ -136,7 +144,7 @@ async function collectCustomKeys(plan: CsvPlan, rc: RequestContext, params: Para
  * pagination. Filter and permission errors are thrown before the first chunk.
  */
 export async function openCsvExport(plan: CsvPlan, rc: RequestContext, query: { params: Params; sort?: string }): Promise<AsyncIterable<string>> {
-  const batches = await openRowBatches(plan.services, rc, plan.model, { ...query, batchSize: CSV_BATCH });
+  const batches = await openRowBatches(plan.services, rc, plan.model, { ...query, batchSize: CSV_BATCH, keysetRows: KEYSET_ROWS });
   const customKeys = await collectCustomKeys(plan, rc, query.params);
   return (async function* chunks() {
     let header: string[] | undefined;
