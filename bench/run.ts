@@ -50,7 +50,7 @@ function readOptions(): Options {
     scale: String(a.scale ?? 'medium'),
     settings: { duration: num('duration', 5), warmup: num('warmup', 1), connections: num('connections', 10) },
     bulkSize: num('bulk-size', 1000),
-    rounds: num('rounds', 3),
+    rounds: num('rounds', 5),
     csvTimeout: num('csv-timeout', 120),
     fresh: Boolean(a.fresh),
     guardOnly: Boolean(a['guard-only']),
