@@ -11,9 +11,9 @@ import type { Params } from './filters/apply.js';
 import type { RequestContext, Services } from './services.js';
 
 /**
- * What to export: the list's filters and sort; `batchSize` rows are handed on at a time (1000 when
- * absent), and read per query but for `keysetRows` (see openRowBatches); `columns` limits the
- * columns read (all when absent; `id` is always read).
+ * What to export: the list's filters and sort; `batchSize` rows are read and handed on at a time
+ * (1000 when absent); `keysetRows`, when larger, is how many ids a keyset query reads (see
+ * openRowBatches); `columns` limits the columns read (all when absent; `id` is always read).
  */
 export type ExportQuery = { params: Params; sort?: string; batchSize?: number; keysetRows?: number; columns?: readonly string[] };
 
@@ -39,9 +39,9 @@ function keysetAfter(terms: OrderTerm[], last: unknown[], nullsFirst: boolean): 
  * The whole filtered, sorted result of a list as batches of rows, so memory and the cost of
  * each query stay constant however many rows there are. An order of the table's own columns
  * reads with keyset pagination: each query an index range, or where no index serves the order a
- * sort of the table, which `keysetRows` larger than the batches makes rarer. An order through
- * related tables (which no index serves) is sorted once into a list of ids, then read by id in
- * batches.
+ * sort of the table. With `keysetRows` above the batch size, a keyset query reads that many ids
+ * (fewer sorts) and their rows are read by id a batch at a time (only ids are held). An order
+ * through related tables is sorted once into a list of ids, then read by id in batches.
  * Filter and permission errors are thrown here, before the first batch is read.
  */
 export async function openRowBatches(services: Services, rc: RequestContext, model: ResolvedModel, query: ExportQuery): Promise<AsyncIterable<Row[]>> {
@@ -50,15 +50,10 @@ export async function openRowBatches(services: Services, rc: RequestContext, mod
   const size = query.batchSize ?? 1000;
   const columns = query.columns ? [...new Set(['id', ...query.columns])].map((c) => `${model.table}.${c}`) : undefined;
   const batch = { services, model, where, terms, size, columns };
-  if (terms.some((t) => t.related)) return sortedIdBatches(batch);
-  return resliced(keysetBatches({ ...batch, size: Math.max(size, query.keysetRows ?? size), nullsFirst: services.dialect.sortsNullsFirst }), size);
-}
-
-/** The same rows in batches of `size`. */
-async function* resliced(batches: AsyncIterable<Row[]>, size: number): AsyncIterable<Row[]> {
-  for await (const rows of batches) {
-    for (let start = 0; start < rows.length; start += size) yield rows.slice(start, start + size);
-  }
+  if (terms.some((t) => t.related)) return rowsById(batch, sortedIds(batch));
+  const keyset = { ...batch, nullsFirst: services.dialect.sortsNullsFirst };
+  if ((query.keysetRows ?? size) <= size) return keysetBatches(keyset);
+  return rowsById(batch, keysetIds({ ...keyset, size: query.keysetRows as number }));
 }
 
 type Batching = { services: Services; model: ResolvedModel; where: Clause; terms: OrderTerm[]; size: number; columns?: string[] };
@@ -68,30 +63,45 @@ function selectRows({ services, model, columns }: Batching) {
   return columns ? db.selectFrom(model.table).select(columns) : db.selectFrom(model.table).selectAll(model.table);
 }
 
-async function* keysetBatches(b: Batching & { nullsFirst: boolean }): AsyncIterable<Row[]> {
+/** Raw rows (`select`'s columns and the sort keys) in keyset order, `b.size` per query. */
+async function* keysetPages(b: Batching & { nullsFirst: boolean }, select: () => ReturnType<typeof selectRows>): AsyncIterable<Record<string, unknown>[]> {
   let last: unknown[] | undefined;
   for (;;) {
-    let select = selectRows(b).select(b.terms.map((t, i) => t.expr.as(`__k${i}`))).where(b.where);
-    if (last) select = select.where(keysetAfter(b.terms, last, b.nullsFirst));
-    for (const term of b.terms) select = select.orderBy(term.expr, term.desc ? 'desc' : 'asc');
-    const raw = await select.limit(b.size).execute();
+    let query = select().select(b.terms.map((t, i) => t.expr.as(`__k${i}`))).where(b.where);
+    if (last) query = query.where(keysetAfter(b.terms, last, b.nullsFirst));
+    for (const term of b.terms) query = query.orderBy(term.expr, term.desc ? 'desc' : 'asc');
+    const raw = (await query.limit(b.size).execute()) as Record<string, unknown>[];
     if (raw.length === 0) return;
-    const tail = raw[raw.length - 1] as Record<string, unknown>;
+    const tail = raw[raw.length - 1];
     last = b.terms.map((_, i) => tail[`__k${i}`]);
-    yield raw.map((r) => b.services.store.decode(b.model, r));
+    yield raw;
     if (raw.length < b.size) return;
   }
 }
 
-/** Ids in list order (read once, as a list page would order them), then rows by id per batch; rows deleted meanwhile are skipped. */
-async function* sortedIdBatches(b: Batching): AsyncIterable<Row[]> {
+async function* keysetBatches(b: Batching & { nullsFirst: boolean }): AsyncIterable<Row[]> {
+  for await (const raw of keysetPages(b, () => selectRows(b))) yield raw.map((r) => b.services.store.decode(b.model, r));
+}
+
+async function* keysetIds(b: Batching & { nullsFirst: boolean }): AsyncIterable<unknown[]> {
+  for await (const raw of keysetPages(b, () => b.services.dialect.db.selectFrom(b.model.table).select(`${b.model.table}.id`))) yield raw.map((r) => r.id);
+}
+
+/** Ids in list order, read once as a list page would order them. */
+async function* sortedIds(b: Batching): AsyncIterable<unknown[]> {
   const page = await readPage({ exec: b.services.dialect.db, model: b.model, where: b.where, terms: b.terms, limit: null, offset: 0, idsOnly: true });
-  const ids = page.rows.map((r) => r.id);
-  for (let start = 0; start < ids.length; start += b.size) {
-    const slice = ids.slice(start, start + b.size);
-    const raw = await selectRows(b).where(`${b.model.table}.id`, 'in', slice).execute();
-    const byId = new Map(raw.map((r) => [(r as { id: unknown }).id, r]));
-    yield slice.flatMap((id) => (byId.has(id) ? [b.services.store.decode(b.model, byId.get(id) as Row)] : []));
+  yield page.rows.map((r) => r.id);
+}
+
+/** The rows of lists of ids, in their order, `b.size` per query; rows deleted meanwhile are skipped. */
+async function* rowsById(b: Batching, idLists: AsyncIterable<unknown[]>): AsyncIterable<Row[]> {
+  for await (const ids of idLists) {
+    for (let start = 0; start < ids.length; start += b.size) {
+      const slice = ids.slice(start, start + b.size);
+      const raw = await selectRows(b).where(`${b.model.table}.id`, 'in', slice).execute();
+      const byId = new Map(raw.map((r) => [(r as { id: unknown }).id, r]));
+      yield slice.flatMap((id) => (byId.has(id) ? [b.services.store.decode(b.model, byId.get(id) as Row)] : []));
+    }
   }
 }
 
