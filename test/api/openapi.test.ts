@@ -7,6 +7,7 @@ import { getOpenApiDocument } from '../../src/api/openapi/document.js';
 import { getDocumentSource, registerOpenApi } from '../../src/api/openapi/routes.js';
 import { filterSet } from '../../src/ops/filters/filter-set.js';
 import { create, makeApp } from '../helpers/app.js';
+import { assertRefused } from '../helpers/refusals.js';
 import type { TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -125,7 +126,7 @@ describe('schema endpoints', () => {
   });
 
   it('should refuse anonymous requests as every /api/ path does', async () => {
-    assert.equal((await t.call('GET', '/api/swagger.json', undefined, { token: null })).status, 403);
+    assertRefused(await t.call('GET', '/api/swagger.json', undefined, { token: null }), 403, { detail: 'Authentication credentials were not provided.' });
   });
 });
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 
 let t: TestApp;
@@ -79,6 +80,6 @@ describe('circuit_terminations of provider networks and locations', () => {
     assert.deepEqual(await found(`/api/dcim/locations/?circuit_terminations=${w.c1a.id}&circuit_terminations=${w.c2a.id}`, 'name'), ['site-1']);
     assert.deepEqual(await found('/api/dcim/locations/?circuit_terminations__isnull=false', 'name'), ['site-1']);
     const res = await t.call('GET', '/api/dcim/locations/?circuit_terminations=site-1');
-    assert.deepEqual(res.body, { circuit_terminations: ['“site-1” is not a valid UUID.'] });
+    assertRefused(res, 400, { circuit_terminations: ['“site-1” is not a valid UUID.'] });
   });
 });

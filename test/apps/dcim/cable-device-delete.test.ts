@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { create, makeApp } from '../../helpers/app.js';
 import { cable, makeDevices, makeInterface, makePanelPorts } from './cable-topology.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 
 let t: TestApp;
@@ -57,7 +58,7 @@ describe('DELETE /api/dcim/devices/{id}/ of a patch panel in the middle of a pat
     const before = await snapshot();
     assert.equal(before.i1.connected_endpoint.id, i2.id);
     assert.equal(await storedPathsNaming(far.rear.id), 2, 'both directions run over the far panel');
-    assert.equal((await t.call('DELETE', `/api/dcim/devices/${d.p2.id}/`)).status, 409);
+    assertRefused(await t.call('DELETE', `/api/dcim/devices/${d.p2.id}/`), 409, { detail: `Unable to delete object. 1 dependent objects were found: ctl (${controller.id})` });
     assert.deepEqual(await snapshot(), before);
     assert.equal((await t.call('DELETE', `/api/dcim/controllers/${controller.id}/`)).status, 204);
   });

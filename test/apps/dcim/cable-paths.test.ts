@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { makeApp } from '../../helpers/app.js';
 import { cable, makeDevices, makeInterface, makePanelPorts } from './cable-topology.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 
 let t: TestApp;
@@ -62,7 +63,7 @@ describe('GET /api/dcim/interfaces/{id}/trace/', () => {
     const d = (await t.call('GET', '/api/dcim/devices/?name=a')).body.results[0];
     const loose = await makeInterface(t, d, 'eth9');
     assert.deepEqual((await t.call('GET', `/api/dcim/interfaces/${loose.id}/trace/`)).body, []);
-    assert.equal((await t.call('POST', `/api/dcim/interfaces/${loose.id}/trace/`, {})).status, 405);
+    assertRefused(await t.call('POST', `/api/dcim/interfaces/${loose.id}/trace/`, {}), 405, { detail: 'Method "POST" not allowed.' });
   });
 });
 

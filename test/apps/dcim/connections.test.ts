@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { countStatements, create, makeApp } from '../../helpers/app.js';
 import { cable, makeDevices, makeInterface } from './cable-topology.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 
 let t: TestApp;
@@ -41,8 +42,8 @@ describe('GET /api/dcim/interface-connections/', () => {
     assert.equal((await t.call('GET', '/api/dcim/interface-connections/?device=b')).body.count, 1);
     assert.equal((await t.call('GET', `/api/dcim/interface-connections/?device_id=${d.a.id}`)).body.count, 2);
     assert.equal((await t.call('GET', '/api/dcim/interface-connections/?location=dc1')).body.count, 2);
-    assert.equal((await t.call('GET', '/api/dcim/interface-connections/?device=nope')).status, 400);
-    assert.equal((await t.call('POST', '/api/dcim/interface-connections/', {})).status, 405);
+    assertRefused(await t.call('GET', '/api/dcim/interface-connections/?device=nope'), 400, { device: ['Select a valid choice. nope is not one of the available choices.'] });
+    assertRefused(await t.call('POST', '/api/dcim/interface-connections/', {}), 405, { detail: 'Method "POST" not allowed.' });
   });
 
   it('should answer OPTIONS with the reference name', async () => {

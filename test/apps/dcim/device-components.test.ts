@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
 import { deviceBody, makeDcimBase } from './dcim-setup.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 import type { DcimBase } from './dcim-setup.js';
 
@@ -69,7 +70,7 @@ describe('POST /api/dcim/devices/ (component templates)', () => {
     assert.equal(ok.status, 201, ok.raw);
     assert.equal(await count('interfaces', 'type=1000base-t'), before + 3 * 48);
     const bad = await t.call('POST', '/api/dcim/devices/', [deviceBody(base, 'bulk4', { device_type: switchType.id }), deviceBody(base, 'bulk1', { device_type: switchType.id })]);
-    assert.equal(bad.status, 400);
+    assertRefused(bad, 400, [{}, { name: ['A device with this name already exists.'] }]);
     assert.equal(await count('interfaces', 'type=1000base-t'), before + 3 * 48, 'a failed bulk create leaves no components');
     assert.equal((await t.call('GET', '/api/dcim/devices/?name=bulk4')).body.count, 0);
   });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
 import { deviceBody, makeDcimBase } from './dcim-setup.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 import type { DcimBase } from './dcim-setup.js';
 
@@ -22,24 +23,21 @@ describe('device relations', () => {
     const other = await create(t, '/api/dcim/manufacturers/', { name: 'Other' });
     const platform = await create(t, '/api/dcim/platforms/', { name: 'other-os', manufacturer: other.id });
     const res = await post('plat', { platform: platform.id });
-    assert.equal(res.status, 400);
-    assert.ok(res.body.platform);
+    assertRefused(res, 400, { platform: ["The assigned platform is limited to Other device types, but this device's type belongs to Acme."] });
   });
 
   it('should refuse a cluster at a location that does not include the device location', async () => {
     const type = await create(t, '/api/virtualization/cluster-types/', { name: 'vSphere' });
     const far = await create(t, '/api/virtualization/clusters/', { name: 'paris-cl', cluster_type: type.id, location: base.site2.id });
     const res = await post('host', { cluster: far.id });
-    assert.equal(res.status, 400);
-    assert.ok(res.body.cluster);
+    assertRefused(res, 400, { cluster: ["The assigned cluster belongs to a location that does not include this device's location (Berlin)."] });
     const wide = await create(t, '/api/virtualization/clusters/', { name: 'eu-cl', cluster_type: type.id, location: base.region.id });
     assert.equal((await post('host', { cluster: wide.id })).status, 201);
   });
 
   it('should require a redundancy group for a redundancy priority', async () => {
     const res = await post('drg', { device_redundancy_group_priority: 1 });
-    assert.equal(res.status, 400);
-    assert.ok(res.body.device_redundancy_group);
+    assertRefused(res, 400, { device_redundancy_group: ['Must assign a redundancy group when defining a redundancy group priority.'] });
   });
 
   it('should refuse a duplicate name at a location when neither has a tenant, and allow unnamed devices', async () => {
@@ -48,7 +46,7 @@ describe('device relations', () => {
     assert.equal(dup.status, 400);
     assert.deepEqual(dup.body, { name: ['A device with this name already exists.'] });
     const pair = await t.call('POST', '/api/dcim/devices/', [deviceBody(base, 'pair'), deviceBody(base, 'pair')]);
-    assert.deepEqual(pair.body, [{}, { name: ['A device with this name already exists.'] }]);
+    assertRefused(pair, 400, [{}, { name: ['A device with this name already exists.'] }]);
     assert.equal((await post(null as unknown as string)).status, 201);
     assert.equal((await post(null as unknown as string)).status, 201);
   });
@@ -66,23 +64,19 @@ describe('virtual chassis', () => {
   it('should require a position for members and keep positions unique', async () => {
     const vc = (await t.call('GET', '/api/dcim/virtual-chassis/?name=vc1')).body.results[0];
     const noPos = await post('vc-b', { virtual_chassis: vc.id });
-    assert.equal(noPos.status, 400);
-    assert.ok(noPos.body.vc_position);
+    assertRefused(noPos, 400, { vc_position: ['A device assigned to a virtual chassis must have its position defined.'] });
     const taken = await post('vc-b', { virtual_chassis: vc.id, vc_position: 1 });
-    assert.equal(taken.status, 400);
-    assert.ok(taken.body.non_field_errors);
+    assertRefused(taken, 400, { non_field_errors: ['The fields virtual_chassis, vc_position must make a unique set.'] });
     assert.equal((await post('vc-b', { virtual_chassis: vc.id, vc_position: 2 })).status, 201);
   });
 
   it('should refuse to remove the master from its chassis, and a master that is not a member', async () => {
     const vc = (await t.call('GET', '/api/dcim/virtual-chassis/?name=vc1')).body.results[0];
     const res = await patch('devices', vc.master.id, { virtual_chassis: null, vc_position: null });
-    assert.equal(res.status, 400);
-    assert.ok(res.body.virtual_chassis);
+    assertRefused(res, 400, { virtual_chassis: ['The master device for the virtual chassis (vc1) may not be removed from it.'] });
     const outsider = await create(t, '/api/dcim/devices/', deviceBody(base, 'outsider'));
     const bad = await patch('virtual-chassis', vc.id, { master: outsider.id });
-    assert.equal(bad.status, 400);
-    assert.ok(bad.body.master);
+    assertRefused(bad, 400, { master: ['The selected master (outsider) is not assigned to this virtual chassis.'] });
   });
 
   it('should clear member positions when the chassis is deleted', async () => {
@@ -116,15 +110,12 @@ describe('device bays', () => {
   it('should refuse an occupied bay, a non-child device and a bay on a non-parent type', async () => {
     const b1 = await bay('b1');
     const taken = await post('blade2', { device_type: blade.id, parent_bay: b1.id });
-    assert.equal(taken.status, 400);
-    assert.ok(taken.body.parent_bay);
+    assertRefused(taken, 400, { parent_bay: ['Cannot install the device; bay b1 already holds another device.'] });
     const plain = await create(t, '/api/dcim/devices/', deviceBody(base, 'plain'));
     const wrong = await patch('device-bays', (await bay('b2')).id, { installed_device: plain.id });
-    assert.equal(wrong.status, 400);
-    assert.ok(wrong.body.installed_device);
+    assertRefused(wrong, 400, { installed_device: [`Cannot install device "plain"; device-type "Box 1U" has no subdevice role, or isn't a child type.`] });
     const noBays = await t.call('POST', '/api/dcim/device-bays/', { device: plain.id, name: 'x' });
-    assert.equal(noBays.status, 400);
-    assert.ok(noBays.body.device);
+    assertRefused(noBays, 400, { device: ['This type of device (Box 1U) does not support device bays.'] });
   });
 
   it('should move installed children with their parent', async () => {
@@ -142,9 +133,9 @@ describe('deletes and linked updates', () => {
     const vc = await create(t, '/api/dcim/virtual-chassis/', { name: 'vc-lag', master: a.id });
     assert.equal((await patch('devices', b.id, { virtual_chassis: vc.id, vc_position: 2 })).status, 200);
     const ae = await create(t, '/api/dcim/interfaces/', { device: a.id, name: 'ae0', type: 'lag', status: 'Active' });
-    await create(t, '/api/dcim/interfaces/', { device: b.id, name: 'ge0', type: '1000base-t', status: 'Active', lag: ae.id });
+    const ge0 = await create(t, '/api/dcim/interfaces/', { device: b.id, name: 'ge0', type: '1000base-t', status: 'Active', lag: ae.id });
     const res = await t.call('DELETE', `/api/dcim/virtual-chassis/${vc.id}/`);
-    assert.equal(res.status, 409);
+    assertRefused(res, 409, { detail: `Unable to delete virtual chassis. There are member interfaces which form a cross-chassis LAG: ge0 (${ge0.id})` });
     assert.equal((await t.call('GET', `/api/dcim/devices/${b.id}/`)).body.vc_position, 2);
   });
 
@@ -161,15 +152,13 @@ describe('deletes and linked updates', () => {
     const root = await create(t, '/api/dcim/controller-managed-device-groups/', { name: 'root', controller: c1.id });
     const leaf = await create(t, '/api/dcim/controller-managed-device-groups/', { name: 'leaf', controller: c1.id, parent: root.id });
     const stray = await t.call('POST', '/api/dcim/controller-managed-device-groups/', { name: 'stray', controller: c2.id, parent: root.id });
-    assert.equal(stray.status, 400);
-    assert.ok(stray.body.controller);
+    assertRefused(stray, 400, { controller: ["Controller must match the parent group's controller (ctl1)."] });
     assert.equal((await patch('controller-managed-device-groups', root.id, { controller: c2.id })).status, 200);
     assert.equal((await t.call('GET', `/api/dcim/controller-managed-device-groups/${leaf.id}/`)).body.controller.id, c2.id);
     const host = await create(t, '/api/dcim/devices/', deviceBody(base, 'ctl-host'));
     const drg = await create(t, '/api/dcim/device-redundancy-groups/', { name: 'ctl-drg', status: 'Active' });
     const both = await t.call('POST', '/api/dcim/controllers/', { name: 'ctl3', location: base.site.id, status: 'Active', controller_device: host.id, controller_device_redundancy_group: drg.id });
-    assert.equal(both.status, 400);
-    assert.ok(both.body.controller_device);
+    assertRefused(both, 400, { controller_device: ['Cannot assign both a device and a device redundancy group to a controller.'] });
   });
 
   it('should accept only default images or images linked to the device type', async () => {
@@ -180,8 +169,7 @@ describe('deletes and linked updates', () => {
       { software_version: version.id, image_file_name: 'default.swi', status: 'Active', default_image: true },
     ]);
     const bad = await post('img', { software_image_files: [plain.id] });
-    assert.equal(bad.status, 400);
-    assert.ok(bad.body.software_image_files);
+    assertRefused(bad, 400, { software_image_files: ["Software image file plain.swi is neither a default image nor linked to this device's type."] });
     assert.equal((await post('img', { software_image_files: [fallback.id] })).status, 201);
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
 import { SITE_CONTENT_TYPES, deviceBody, makeDcimBase } from './dcim-setup.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 import type { DcimBase } from './dcim-setup.js';
 
@@ -35,8 +36,7 @@ describe('device location and rack', () => {
 
   it('should refuse a rack outside the device location subtree and accept one below it', async () => {
     const res = await post('far', { location: base.site2.id, rack: base.rack.id });
-    assert.equal(res.status, 400);
-    assert.ok(res.body.rack);
+    assertRefused(res, 400, { rack: ['Rack R1 does not belong to location Paris or any of its descendant locations.'] });
     const hallType = await create(t, '/api/dcim/location-types/', { name: 'Hall', parent: (await t.call('GET', '/api/dcim/location-types/?name=Site')).body.results[0].id, content_types: SITE_CONTENT_TYPES });
     const hall = await create(t, '/api/dcim/locations/', { name: 'Hall A', location_type: hallType.id, parent: base.site.id, status: 'Active' });
     const lowRack = await create(t, '/api/dcim/racks/', { name: 'Hall rack', location: hall.id, status: 'Active' });
@@ -46,21 +46,17 @@ describe('device location and rack', () => {
 
   it('should require a rack for face and position, and a face for a position', async () => {
     const noRack = await post('floating', { face: 'front', position: 3 });
-    assert.equal(noRack.status, 400);
-    assert.ok(noRack.body.face && noRack.body.position);
+    assertRefused(noRack, 400, { face: ['Cannot select a rack face without assigning a rack.'], position: ['Cannot select a rack position without assigning a rack.'] });
     const noFace = await post('faceless', { rack: base.rack.id, position: 3 });
-    assert.equal(noFace.status, 400);
-    assert.ok(noFace.body.face);
+    assertRefused(noFace, 400, { face: ['Must specify rack face when defining rack position.'] });
   });
 
   it('should refuse a position for a 0U type and a face or position for a child type', async () => {
     const pdu = await post('pdu', { device_type: zeroU.id, rack: base.rack.id, face: 'rear', position: 2 });
-    assert.equal(pdu.status, 400);
-    assert.ok(pdu.body.position);
+    assertRefused(pdu, 400, { position: ['A U0 device type (PDU) cannot be assigned to a rack position.'] });
     assert.equal((await post('pdu-ok', { device_type: zeroU.id, rack: base.rack.id, face: 'rear' })).status, 201);
     const blade = await post('blade', { device_type: child.id, rack: base.rack.id, face: 'front' });
-    assert.equal(blade.status, 400);
-    assert.ok(blade.body.face);
+    assertRefused(blade, 400, { face: ['Child device types cannot be assigned to a rack face. This is an attribute of the parent device.'] });
   });
 });
 
@@ -71,15 +67,14 @@ describe('rack units', () => {
     assert.equal(overlap.status, 400);
     assert.match(overlap.body.position[0], /U4 is already occupied/);
     const beyond = await post('roof', { device_type: tall.id, rack: base.rack.id, face: 'front', position: 8 });
-    assert.equal(beyond.status, 400, 'units 8-11 do not exist in a 10U rack');
-    assert.ok(beyond.body.position);
+    assertRefused(beyond, 400, { position: ['U8 is already occupied or does not have sufficient space to accommodate a(n) Tall 4U (4U).'] }, 'units 8-11 do not exist in a 10U rack');
   });
 
   it('should let two half-depth devices share a unit on opposite faces, but not with a full-depth one', async () => {
     assert.equal((await post('front-half', { device_type: halfDepth.id, rack: base.rack.id, face: 'front', position: 6 })).status, 201);
     assert.equal((await post('rear-half', { device_type: halfDepth.id, rack: base.rack.id, face: 'rear', position: 6 })).status, 201);
     const full = await post('full', { rack: base.rack.id, face: 'rear', position: 1 });
-    assert.equal(full.status, 400, 'the 4U full-depth device takes the rear of units 1-4 too');
+    assertRefused(full, 400, { position: ['U1 is already occupied or does not have sufficient space to accommodate a(n) Box 1U (1U).'] }, 'the 4U full-depth device takes the rear of units 1-4 too');
   });
 
   it('should refuse overlaps between devices of the same request, and an exact repeat as a unique set', async () => {
@@ -110,8 +105,7 @@ describe('rack units', () => {
   it('should refuse a taller device type when a device of it no longer fits, and 0U while mounted', async () => {
     assert.equal((await post('top', { device_type: halfDepth.id, rack: base.rack.id, face: 'front', position: 10 })).status, 201);
     const grow = await t.call('PATCH', `/api/dcim/device-types/${halfDepth.id}/`, { u_height: 2 });
-    assert.equal(grow.status, 400, grow.raw);
-    assert.ok(grow.body.u_height);
+    assertRefused(grow, 400, { u_height: ['Device top in rack R1 does not have sufficient space to accommodate a height of 2U'] });
     const flat = await t.call('PATCH', `/api/dcim/device-types/${tall.id}/`, { u_height: 0 });
     assert.equal(flat.status, 400);
     assert.match(flat.body.u_height[0], /0U/);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 
 let t: TestApp;
@@ -16,11 +17,10 @@ after(() => t.close());
 describe('location tree rules', () => {
   it('should require the parent the location type asks for', async () => {
     const orphan = await t.call('POST', '/api/dcim/locations/', { name: 'lonely', location_type: 'Site', status: 'Active' });
-    assert.equal(orphan.status, 400);
-    assert.ok(orphan.body.parent);
+    assertRefused(orphan, 400, { parent: ['A Location of type Site must have a parent Location.'] });
     const eu = await create(t, '/api/dcim/locations/', { name: 'EU', location_type: region.id, status: 'Active' });
     const child = await t.call('POST', '/api/dcim/locations/', { name: 'Nested', location_type: 'Region', status: 'Active', parent: eu.id });
-    assert.equal(child.status, 400, 'a non-nestable type takes no parent of its own type');
+    assertRefused(child, 400, { parent: ['A Location of type Region may not have a parent Location.'] }, 'a non-nestable type takes no parent of its own type');
   });
 
   it('should resolve related objects by natural key, attributes, URL and {id}', async () => {
@@ -44,22 +44,21 @@ describe('location tree rules', () => {
 
   it('should refuse a status not enabled for the model', async () => {
     const res = await t.call('POST', '/api/dcim/locations/', { name: 'x', location_type: 'Region', status: 'Connected' });
-    assert.equal(res.status, 400);
-    assert.ok(res.body.status);
+    assertRefused(res, 400, { status: ['Related object not found using provided composite-key: Connected'] });
   });
 
   it('should refuse duplicate root names with the reference message', async () => {
     const res = await t.call('POST', '/api/dcim/locations/', { name: 'EU', location_type: 'Region', status: 'Active' });
-    assert.deepEqual(res.body, { name: ['A root-level location with this name already exists.'] });
+    assertRefused(res, 400, { name: ['A root-level location with this name already exists.'] });
   });
 
   it('should filter by tree parent including descendants and by natural key', async () => {
     const res = await t.call('GET', '/api/dcim/locations/?parent=EU');
     assert.deepEqual(res.body.results.map((r: { name: string }) => r.name).sort(), ['Berlin', 'Paris']);
     const bad = await t.call('GET', '/api/dcim/locations/?status=bogus');
-    assert.deepEqual(bad.body, { status: ['Select a valid choice. bogus is not one of the available choices.'] });
+    assertRefused(bad, 400, { status: ['Select a valid choice. bogus is not one of the available choices.'] });
     const badId = await t.call('GET', '/api/dcim/locations/?id=not-a-uuid');
-    assert.deepEqual(badId.body, { id: ['Enter a valid UUID.'] });
+    assertRefused(badId, 400, { id: ['Enter a valid UUID.'] });
   });
 });
 
@@ -96,6 +95,7 @@ describe('deletes', () => {
     assert.match(res.body.detail, /^Unable to delete object\. 2 dependent objects were found: /);
     const bulk = await t.call('DELETE', '/api/dcim/location-types/', [{ id: site.id }, { id: region.id }]);
     assert.equal(bulk.status, 409);
+    assert.match(bulk.body.detail, /^Unable to delete object\. 3 dependent objects were found: EU → Berlin \([0-9a-f-]{36}\), EU → Paris \([0-9a-f-]{36}\), EU \([0-9a-f-]{36}\)$/);
     assert.equal((await t.call('GET', '/api/dcim/location-types/')).body.count, 2);
   });
 
@@ -191,17 +191,14 @@ describe('location type rules', () => {
     const outer = await create(t, '/api/dcim/locations/', { name: 'outer', location_type: campus.id, status: 'Active' });
     await create(t, '/api/dcim/locations/', { name: 'inner', location_type: campus.id, status: 'Active', parent: outer.id });
     const off = await t.call('PATCH', `/api/dcim/location-types/${campus.id}/`, { nestable: false });
-    assert.equal(off.status, 400);
-    assert.ok(off.body.nestable);
+    assertRefused(off, 400, { nestable: ['Disabling nestable is not permitted while locations of this type have parent locations of the same type.'] });
     const moved = await t.call('PATCH', `/api/dcim/location-types/${campus.id}/`, { parent: region.id });
-    assert.equal(moved.status, 400);
-    assert.ok(moved.body.parent);
+    assertRefused(moved, 400, { parent: ['This LocationType currently has Locations using it, therefore its parent cannot be changed at this time.'] });
     assert.equal((await t.call('GET', `/api/dcim/location-types/${campus.id}/`)).body.nestable, true);
   });
 
   it('should refuse reserved names', async () => {
     const res = await t.call('POST', '/api/dcim/location-types/', { name: 'Rack Groups' });
-    assert.equal(res.status, 400);
-    assert.ok(res.body.name);
+    assertRefused(res, 400, { name: ['This name is reserved for rack groups.'] });
   });
 });

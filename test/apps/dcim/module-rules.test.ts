@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
 import { deviceBody, makeDcimBase } from './dcim-setup.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 import type { DcimBase } from './dcim-setup.js';
 
@@ -48,35 +49,34 @@ describe('modules', () => {
   });
 
   it('should require exactly one of location or bay, at a location whose type permits modules', async () => {
-    assert.ok((await post({})).body.__all__);
-    assert.ok((await post({ location: base.site.id, parent_module_bay: bays[2].id })).body.__all__);
-    assert.ok((await post({ location: base.room.id })).body.location);
+    assertRefused(await post({}), 400, { __all__: ['One of location or parent_module_bay must be set'] });
+    assertRefused(await post({ location: base.site.id, parent_module_bay: bays[2].id }), 400, { __all__: ['Only one of location or parent_module_bay must be set'] });
+    assertRefused(await post({ location: base.room.id }), 400, { location: ['Modules may not associate to locations of type "Room".'] });
     const stored = await post({ location: base.site.id, serial: '', asset_tag: '' });
     assert.equal(stored.status, 201, stored.raw);
     assert.equal(stored.body.serial, null);
   });
 
   it('should refuse a second module in a bay, and a module inside itself', async () => {
-    assert.equal((await post({ parent_module_bay: bays[0].id })).status, 400);
+    assertRefused(await post({ parent_module_bay: bays[0].id }), 400, { parent_module_bay: ['Module with this parent module bay already exists.'] });
     const outer = (await t.call('GET', `/api/dcim/modules/?parent_module_bay=${bays[0].id}`)).body.results[0];
     const inner = (await post({ parent_module_bay: (await t.call('GET', `/api/dcim/module-bays/?parent_module=${outer.id}`)).body.results[0].id })).body;
     const innerBay = (await t.call('GET', `/api/dcim/module-bays/?parent_module=${inner.id}`)).body.results[0];
     const loop = await t.call('PATCH', `/api/dcim/modules/${outer.id}/`, { parent_module_bay: innerBay.id });
-    assert.equal(loop.status, 400);
-    assert.ok(loop.body.parent_module_bay);
+    assertRefused(loop, 400, { parent_module_bay: ['A module cannot be installed inside itself.'] });
   });
 
   it('should honour the bay family and first-party requirements', async () => {
     const other = await create(t, '/api/dcim/manufacturers/', { name: 'Third party' });
     const foreign = await create(t, '/api/dcim/module-types/', { model: 'TP-1', manufacturer: other.id });
-    assert.ok((await post({ module_type: foreign.id, parent_module_bay: bays[1].id })).body.module_type);
+    assertRefused(await post({ module_type: foreign.id, parent_module_bay: bays[1].id }), 400, { module_type: ["The bay Slot 2 requires first-party modules; the module type's manufacturer must match the parent's manufacturer."] });
     const family = await create(t, '/api/dcim/module-families/', { name: 'PSU' });
     const psuBay = await create(t, '/api/dcim/module-bays/', { parent_device: device.id, name: 'PSU bay', module_family: family.id });
-    assert.ok((await post({ parent_module_bay: psuBay.id })).body.module_type);
+    assertRefused(await post({ parent_module_bay: psuBay.id }), 400, { module_type: ['Module type LC-8 is not in the module family PSU that the bay PSU bay requires.'] });
   });
 
   it('should require exactly one parent for a module bay and fill a blank position with the name', async () => {
-    assert.ok((await t.call('POST', '/api/dcim/module-bays/', { name: 'orphan' })).body.__all__);
+    assertRefused(await t.call('POST', '/api/dcim/module-bays/', { name: 'orphan' }), 400, { __all__: ['Either parent_device or parent_module must be set'] });
     assert.equal(bays[2].position, 'Slot 3');
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
 import { deviceBody, makeDcimBase } from './dcim-setup.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 import type { DcimBase } from './dcim-setup.js';
 
@@ -31,8 +32,7 @@ const patchDevice = (body: unknown) => t.call('PATCH', `/api/dcim/devices/${devi
 describe('device primary IPs', () => {
   it('should refuse an address of the other family', async () => {
     const res = await patchDevice({ primary_ip4: v6.id, primary_ip6: v4.id });
-    assert.equal(res.status, 400);
-    assert.ok(res.body.primary_ip4 && res.body.primary_ip6);
+    assertRefused(res, 400, { primary_ip4: ['2001:db8::1/64 is not an IPv4 address.'], primary_ip6: ['10.0.0.1/24 is not an IPv6 address.'] });
   });
 
   it('should refuse an address not assigned to one of the device interfaces', async () => {
@@ -66,8 +66,7 @@ describe('virtual machine and context primary IPs', () => {
     const vm = await create(t, '/api/virtualization/virtual-machines/', { name: 'vm1', cluster: cluster.id, status: 'Active' });
     const vmIface = await create(t, '/api/virtualization/interfaces/', { virtual_machine: vm.id, name: 'eth0', status: 'Active' });
     const bad = await t.call('PATCH', `/api/virtualization/virtual-machines/${vm.id}/`, { primary_ip4: loose.id });
-    assert.equal(bad.status, 400);
-    assert.ok(bad.body.primary_ip4);
+    assertRefused(bad, 400, { primary_ip4: ['The specified IP address (10.0.0.9/24) is not assigned to this VM.'] });
     await create(t, '/api/ipam/ip-address-to-interface/', { ip_address: loose.id, vm_interface: vmIface.id });
     assert.equal((await t.call('PATCH', `/api/virtualization/virtual-machines/${vm.id}/`, { primary_ip4: loose.id })).status, 200);
   });
@@ -75,12 +74,10 @@ describe('virtual machine and context primary IPs', () => {
   it('should require a context address on an interface of the context device', async () => {
     const vdc = await create(t, '/api/dcim/virtual-device-contexts/', { name: 'ctx', device: device.id, status: 'Active' });
     const bad = await t.call('PATCH', `/api/dcim/virtual-device-contexts/${vdc.id}/`, { primary_ip4: loose.id });
-    assert.equal(bad.status, 400);
-    assert.ok(bad.body.primary_ip4);
+    assertRefused(bad, 400, { primary_ip4: ['The specified IP address (10.0.0.9/24) is not assigned to this virtual device context.'] });
     assert.equal((await t.call('PATCH', `/api/dcim/virtual-device-contexts/${vdc.id}/`, { primary_ip4: v4.id })).status, 200);
     const other = await create(t, '/api/dcim/devices/', deviceBody(base, 'r2'));
     const moved = await t.call('PATCH', `/api/dcim/virtual-device-contexts/${vdc.id}/`, { device: other.id });
-    assert.equal(moved.status, 400);
-    assert.ok(moved.body.device);
+    assertRefused(moved, 400, { device: ['Virtual Device Context device cannot be changed once created'], primary_ip4: ['The specified IP address (10.0.0.1/24) is not assigned to this virtual device context.'] });
   });
 });

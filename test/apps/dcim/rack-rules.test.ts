@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
 import { deviceBody, makeDcimBase } from './dcim-setup.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 import type { DcimBase } from './dcim-setup.js';
 
@@ -28,8 +29,7 @@ describe('location type content types', () => {
   it('should refuse removing a content type still used at locations of the type', async () => {
     const siteType = (await t.call('GET', '/api/dcim/location-types/?name=Site')).body.results[0];
     const res = await t.call('PATCH', `/api/dcim/location-types/${siteType.id}/`, { content_types: ['dcim.device'] });
-    assert.equal(res.status, 400);
-    assert.ok(res.body.content_types);
+    assertRefused(res, 400, { content_types: ['Cannot remove "dcim.rack": racks are assigned to locations of type Site.'] });
     const unused = await t.call('PATCH', `/api/dcim/location-types/${siteType.id}/`, { content_types: [...siteType.content_types.filter((c: string) => c !== 'dcim.controller')] });
     assert.equal(unused.status, 200, unused.raw);
   });
@@ -39,8 +39,7 @@ describe('racks and rack groups', () => {
   it('should refuse a rack group outside the rack location, and accept one at an ancestor', async () => {
     const parisGroup = await create(t, '/api/dcim/rack-groups/', { name: 'Paris row', location: base.site2.id });
     const bad = await rack('r-far', { rack_group: parisGroup.id });
-    assert.equal(bad.status, 400);
-    assert.ok(bad.body.rack_group);
+    assertRefused(bad, 400, { rack_group: ["The assigned rack group (Paris row) belongs to a location (Paris) that does not include this rack's location (Berlin)."] });
     const euGroup = await create(t, '/api/dcim/rack-groups/', { name: 'EU racks', location: base.region.id });
     assert.equal((await rack('r-near', { rack_group: euGroup.id })).status, 201);
   });
@@ -48,8 +47,7 @@ describe('racks and rack groups', () => {
   it('should refuse a child group outside its parent group location', async () => {
     const parent = (await t.call('GET', '/api/dcim/rack-groups/?name=Paris row')).body.results[0];
     const res = await t.call('POST', '/api/dcim/rack-groups/', { name: 'stray', location: base.site.id, parent: parent.id });
-    assert.equal(res.status, 400);
-    assert.ok(res.body.location);
+    assertRefused(res, 400, { location: ["Location Berlin is not descended from parent rack group Paris row's location (Paris)."] });
   });
 
   it('should keep rack names unique within a group only', async () => {
@@ -58,14 +56,12 @@ describe('racks and rack groups', () => {
     const group = (await t.call('GET', '/api/dcim/rack-groups/?name=EU racks')).body.results[0];
     assert.equal((await rack('grouped', { rack_group: group.id })).status, 201);
     const dup = await rack('grouped', { rack_group: group.id });
-    assert.equal(dup.status, 400);
-    assert.ok(dup.body.non_field_errors);
+    assertRefused(dup, 400, { non_field_errors: ['The fields rack_group, name must make a unique set.'] });
   });
 
   it('should require a unit for outer dimensions and clear it without them', async () => {
     const bad = await rack('dims', { outer_width: 600 });
-    assert.equal(bad.status, 400);
-    assert.ok(bad.body.outer_unit);
+    assertRefused(bad, 400, { outer_unit: ['Must specify a unit when setting an outer width/depth'] });
     const cleared = await rack('dims', { outer_unit: 'mm' });
     assert.equal(cleared.status, 201, cleared.raw);
     assert.equal(cleared.body.outer_unit, null);
@@ -87,8 +83,7 @@ describe('moves', () => {
     const holder = (await rack('holder')).body;
     await create(t, '/api/dcim/devices/', deviceBody(base, 'held', { rack: holder.id }));
     const res = await t.call('PATCH', `/api/dcim/racks/${holder.id}/`, { location: shelf.id });
-    assert.equal(res.status, 400);
-    assert.ok(res.body.location);
+    assertRefused(res, 400, { location: ['Cannot move here: devices it holds may not associate to locations of type "Shelf".'] });
   });
 
   it('should move child groups, racks and their devices with a rack group', async () => {

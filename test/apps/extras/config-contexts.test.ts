@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 
 let t: TestApp;
@@ -68,30 +69,30 @@ describe('config context scope filters (catalogue configcontext filters)', () =>
     assert.deepEqual(await names('role=leaf'), ['b-role']);
     assert.deepEqual(await names('tenant_group=corp'), ['a-corp']);
     assert.deepEqual(await names('tag=gold'), ['gold']);
-    assert.equal((await t.call('GET', `${CC}?location=nowhere`)).status, 400);
+    assertRefused(await t.call('GET', `${CC}?location=nowhere`), 400, { location: ['Select a valid choice. nowhere is not one of the available choices.'] });
   });
 });
 
 describe('config context schemas', () => {
   it('should refuse a schema that is not an object schema with properties', async () => {
     const bad = await t.call('POST', '/api/extras/config-context-schemas/', { name: 'bad', data_schema: { type: 'string' } });
-    assert.deepEqual(bad.body, { data_schema: ['Nautobot only supports context data in the form of an object and thus the JSON schema must be of type object and specify a set of properties.'] });
+    assertRefused(bad, 400, { data_schema: ['Nautobot only supports context data in the form of an object and thus the JSON schema must be of type object and specify a set of properties.'] });
     const invalid = await t.call('POST', '/api/extras/config-context-schemas/', { name: 'bad', data_schema: { type: 'object', properties: { a: { type: 'nope' } } } });
-    assert.equal(invalid.status, 400);
+    assertRefused(invalid, 400, { data_schema: ["'/properties/a/type' must be equal to one of the allowed values"] });
   });
 
   it('should validate context data and local data against their schema', async () => {
     const schema = await create(t, '/api/extras/config-context-schemas/', { name: 'ntp', data_schema: { type: 'object', properties: { ntp: { type: 'string' } } } });
     assert.deepEqual(schema.custom_fields, {});
     const bad = await t.call('POST', CC, { name: 'typed', config_context_schema: schema.id, data: { ntp: 5 } });
-    assert.deepEqual(bad.body, { data: ['Validation using the JSON Schema ntp failed.', "'/ntp' must be string"] });
+    assertRefused(bad, 400, { data: ['Validation using the JSON Schema ntp failed.', "'/ntp' must be string"] });
     const notObject = await t.call('POST', CC, { name: 'list', data: [1] });
-    assert.deepEqual(notObject.body, { data: ['JSON data must be in object form. Example: {"foo": 123}'] });
+    assertRefused(notObject, 400, { data: ['JSON data must be in object form. Example: {"foo": 123}'] });
     assert.equal((await t.call('POST', CC, { name: 'typed', config_context_schema: schema.id, data: { ntp: '10.0.0.1' } })).status, 201);
     const local = await t.call('PATCH', `/api/dcim/devices/${d2.id}/`, { local_config_context_schema: schema.id, local_config_context_data: { ntp: [] } });
-    assert.deepEqual(local.body, { local_config_context_data: ['Validation using the JSON Schema ntp failed.', "'/ntp' must be string"] });
+    assertRefused(local, 400, { local_config_context_data: ['Validation using the JSON Schema ntp failed.', "'/ntp' must be string"] });
     const none = await t.call('PATCH', `/api/virtualization/virtual-machines/${vm.id}/`, { local_config_context_schema: schema.id });
-    assert.deepEqual(none.body, { local_config_context_schema: ['Local config context data must exist for a schema to be applied.'] });
+    assertRefused(none, 400, { local_config_context_schema: ['Local config context data must exist for a schema to be applied.'] });
     const ok = await t.call('PATCH', `/api/dcim/devices/${d2.id}/`, { local_config_context_schema: schema.id, local_config_context_data: { ntp: 'x' } });
     assert.equal(ok.status, 200, ok.raw);
     assert.equal(ok.body.config_context.ntp, 'x');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { makeApp } from '../../helpers/app.js';
 import { makeUser } from '../../helpers/users.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 import type { TestUser } from '../../helpers/users.js';
 
@@ -76,7 +77,7 @@ describe('GET /api/extras/content-types/', () => {
       assert.equal(res.status, 405, `${method} ${url}`);
       assert.equal(res.headers.allow, 'GET, HEAD, OPTIONS');
     }
-    assert.equal((await nobody.call('POST', PATH, { app_label: 'x', model: 'y' })).status, 405);
+    assertRefused(await nobody.call('POST', PATH, { app_label: 'x', model: 'y' }), 405, { detail: 'Method "POST" not allowed.' });
     const options = await t.call('OPTIONS', PATH);
     assert.equal(options.status, 200);
     assert.equal(options.body.name, 'Content Types');

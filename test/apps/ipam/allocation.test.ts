@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, DB_URL, makeApp } from '../../helpers/app.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 
 const P = '/api/ipam/prefixes/';
@@ -43,8 +44,7 @@ describe('GET /api/ipam/prefixes/<id>/available-ips/', () => {
     assert.equal((await freeIps(big.id)).length, 50, 'PAGINATE_COUNT by default');
     assert.deepEqual(await freeIps(big.id, '?limit=2&range_start=2001:db8:c::ff&range_end=2001:db8:c::ff'), ['2001:db8:c::ff/64']);
     const bad = await t.call('GET', `${P}${big.id}/available-ips/?range_start=zz`);
-    assert.equal(bad.status, 400);
-    assert.ok(bad.body.range_start);
+    assertRefused(bad, 400, { range_start: ['Invalid IP address format: zz'] });
   });
 });
 
@@ -87,7 +87,7 @@ describe('POST /api/ipam/prefixes/<id>/available-ips/', () => {
   it('should create nothing when one item is invalid', async () => {
     const p = await prefix('172.22.0.0/29');
     const res = await t.call('POST', `${P}${p.id}/available-ips/`, [{ status: 'Active' }, { status: 'nope' }]);
-    assert.equal(res.status, 400);
+    assertRefused(res, 400, [{}, { status: ['Related object not found using provided composite-key: nope'] }]);
     assert.equal((await freeIps(p.id)).length, 6);
   });
 
@@ -133,9 +133,8 @@ describe('available-prefixes', () => {
     assert.equal(text.status, 400);
     assert.deepEqual(text.body, { prefix_length: 'This field must be an integer.' }, 'the shape of the reference: a string, not a list');
     const missing = await t.call('POST', `${P}${p.id}/available-prefixes/`, { status: 'Active' });
-    assert.equal(missing.status, 400);
-    assert.ok(missing.body.prefix_length);
-    assert.equal((await t.call('POST', `${P}${p.id}/available-prefixes/`, { prefix_length: 33, status: 'Active' })).status, 400);
+    assertRefused(missing, 400, { prefix_length: ['This field is required.'] });
+    assertRefused(await t.call('POST', `${P}${p.id}/available-prefixes/`, { prefix_length: 33, status: 'Active' }), 400, { prefix_length: ['Ensure this value is less than or equal to 32.'] });
   });
 
   it('should never hand out the same block to parallel requests', async () => {
@@ -155,11 +154,10 @@ describe('GET|POST /api/ipam/vlan-groups/<id>/available-vlans/', () => {
     const res = await t.call('GET', `/api/ipam/vlan-groups/${group.id}/available-vlans/?limit=3`);
     assert.deepEqual(res.body, { count: 3, next: null, previous: null, results: [5, 20, 21] });
     const outside = await t.call('POST', '/api/ipam/vlans/', { name: 'x', vid: 100, status: 'Active', vlan_group: group.id });
-    assert.equal(outside.status, 400);
-    assert.ok(outside.body.vid);
+    assertRefused(outside, 400, { vid: ['VLAN ID is not contained in VLAN Group range (5-6,20-22)'] });
     const shrink = await t.call('PATCH', `/api/ipam/vlan-groups/${group.id}/`, { range: '20-22' });
-    assert.equal(shrink.status, 400);
-    assert.equal((await t.call('POST', '/api/ipam/vlan-groups/', { name: 'bad', range: '0-5000' })).status, 400);
+    assertRefused(shrink, 400, { range: ['VLAN group range may not be changed to exclude VLANs already in the group: 6.'] });
+    assertRefused(await t.call('POST', '/api/ipam/vlan-groups/', { name: 'bad', range: '0-5000' }), 400, { range: ['Enter VLAN ids or ranges (e.g. 1-10,20) between 1 and 4094.'] });
   });
 
   it('should create VLANs on the lowest free ids or the ids asked for', async () => {

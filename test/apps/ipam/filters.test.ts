@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 
 const P = '/api/ipam/prefixes/';
@@ -112,7 +113,7 @@ describe('GET /api/ipam/prefixes/ reference filters', () => {
     assert.deepEqual(await match(P, 'present_in_vrf=65000:200'), ['10.1.1.0/24'], 'green imports what red exports');
     assert.deepEqual(await match(P, `present_in_vrf_id=${red.id}`), ['10.1.1.0/24']);
     assert.deepEqual(await match(P, `present_in_vrf_id=${green.id}&vrfs=${green.id}`), []);
-    assert.equal((await t.call('GET', `${P}?vrfs=nope`)).status, 400);
+    assertRefused(await t.call('GET', `${P}?vrfs=nope`), 400, { vrfs: ['Select a valid choice. nope is not one of the available choices.'] });
   });
 
   it('should filter on locations (with descendants), VLAN, RIR and q', async () => {

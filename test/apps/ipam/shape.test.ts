@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 
 /** The captures live in ../shared beside the repository (CI and development checkouts). */
@@ -130,8 +131,7 @@ describe('prefix location and locations', () => {
     await create(t, '/api/ipam/vrf-prefix-assignments/', { vrf: vrf.id, prefix: p24.id });
     assert.equal((await t.call('GET', `/api/ipam/ip-addresses/${ip.id}/`)).body.vrf.id, vrf.id);
     const wrongNs = await t.call('POST', '/api/ipam/vrf-prefix-assignments/', { vrf: vrf.id, prefix: (await create(t, '/api/ipam/prefixes/', { prefix: '10.95.0.0/24', status: 'Active' })).id });
-    assert.equal(wrongNs.status, 400);
-    assert.ok(wrongNs.body.prefix);
+    assertRefused(wrongNs, 400, { prefix: ['Prefix (namespace Global) must be in same namespace as VRF (namespace ns)'] });
   });
 });
 
@@ -140,11 +140,11 @@ describe('derived counts and protected deletes', () => {
     const group = await create(t, '/api/ipam/vlan-groups/', { name: 'counted' });
     const vlan = await create(t, '/api/ipam/vlans/', { name: 'v', vid: 7, status: 'Active', vlan_group: group.id });
     const rir = await create(t, '/api/ipam/rirs/', { name: 'ARIN' });
-    await create(t, '/api/ipam/prefixes/', { prefix: '10.94.0.0/24', status: 'Active', vlan: vlan.id, rir: rir.id });
+    const prefix = await create(t, '/api/ipam/prefixes/', { prefix: '10.94.0.0/24', status: 'Active', vlan: vlan.id, rir: rir.id });
     assert.equal((await t.call('GET', `/api/ipam/vlan-groups/${group.id}/`)).body.vlan_count, 1);
     assert.equal((await t.call('GET', `/api/ipam/vlans/${vlan.id}/`)).body.prefix_count, 1);
     assert.equal((await t.call('GET', `/api/ipam/rirs/${rir.id}/`)).body.assigned_prefix_count, 1);
-    assert.equal((await t.call('DELETE', `/api/ipam/vlans/${vlan.id}/`)).status, 409, 'a VLAN with prefixes stays');
+    assertRefused(await t.call('DELETE', `/api/ipam/vlans/${vlan.id}/`), 409, { detail: `Unable to delete object. 1 dependent objects were found: 10.94.0.0/24: Global (${prefix.id})` }, 'a VLAN with prefixes stays');
   });
 
   it('should refuse to delete a namespace that holds prefixes, naming the prefixes only', async () => {

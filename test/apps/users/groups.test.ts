@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
 import { grant, makeUser } from '../../helpers/users.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 
 // auth.group keeps Django's auto-increment integer key (wire capture auth.group.json): the id
@@ -132,7 +133,7 @@ describe('groups referenced by users and permissions', () => {
 
   it('should grant a group member what the group is granted', async () => {
     const member = await makeUser(t, 'member');
-    assert.equal((await member.call('GET', '/api/dcim/locations/')).status, 403);
+    assertRefused(await member.call('GET', '/api/dcim/locations/'), 403, { detail: 'You do not have permission to perform this action.' });
     const team = await create(t, '/api/users/groups/', { name: 'viewers' });
     await grant(t, { groups: [String(team.id)] }, [{ object_types: ['dcim.location'], actions: ['view'] }]);
     assert.equal((await t.call('PATCH', `/api/users/users/${member.id}/`, { groups: [team.id] })).status, 200);

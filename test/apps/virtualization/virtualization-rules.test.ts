@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
 import { deviceBody, makeDcimBase } from '../dcim/dcim-setup.js';
+import { assertRefused } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 import type { DcimBase } from '../dcim/dcim-setup.js';
 
@@ -21,8 +22,7 @@ after(() => t.close());
 describe('clusters', () => {
   it('should refuse a location whose type does not permit clusters', async () => {
     const res = await t.call('POST', '/api/virtualization/clusters/', { name: 'room', cluster_type: clusterType.id, location: base.room.id });
-    assert.equal(res.status, 400);
-    assert.ok(res.body.location);
+    assertRefused(res, 400, { location: ['Clusters may not associate to locations of type "Room".'] });
   });
 
   it('should refuse moving a cluster away from the location of its hosts', async () => {
@@ -37,8 +37,7 @@ describe('virtual machines', () => {
   it('should refuse a duplicate name in a cluster without tenants', async () => {
     assert.equal((await t.call('POST', '/api/virtualization/virtual-machines/', { name: 'vm', cluster: cluster.id, status: 'Active' })).status, 201);
     const dup = await t.call('POST', '/api/virtualization/virtual-machines/', { name: 'vm', cluster: cluster.id, status: 'Active' });
-    assert.equal(dup.status, 400);
-    assert.ok(dup.body.name);
+    assertRefused(dup, 400, { name: ['A virtual machine with this name already exists in the assigned cluster.'] });
   });
 
   it('should check VM interface VLAN modes and the cluster location of tagged VLANs', async () => {
@@ -48,9 +47,9 @@ describe('virtual machines', () => {
       { vid: 20, name: 'there', status: 'Active', location: base.site2.id },
     ]);
     const post = (name: string, extra: Record<string, unknown>) => t.call('POST', '/api/virtualization/interfaces/', { virtual_machine: vm.id, name, status: 'Active', ...extra });
-    assert.ok((await post('e0', { untagged_vlan: here.id })).body.untagged_vlan);
-    assert.ok((await post('e1', { mode: 'access', tagged_vlans: [here.id] })).body.tagged_vlans);
-    assert.ok((await post('e2', { mode: 'tagged', tagged_vlans: [there.id] })).body.tagged_vlans);
+    assertRefused(await post('e0', { untagged_vlan: here.id }), 400, { untagged_vlan: ['Mode must be set when specifying untagged_vlan'] });
+    assertRefused(await post('e1', { mode: 'access', tagged_vlans: [here.id] }), 400, { tagged_vlans: ['Mode must be set to tagged when specifying tagged_vlans'] });
+    assertRefused(await post('e2', { mode: 'tagged', tagged_vlans: [there.id] }), 400, { tagged_vlans: [`VLAN ${there.id} must be global or available at the location of the interface's parent.`] });
     assert.equal((await post('e3', { mode: 'tagged', tagged_vlans: [here.id] })).status, 201);
   });
 });
