@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
-import { assertRefused } from '../../helpers/refusals.js';
+import { assertRefused, countOf } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 
 /** The captures live in ../shared beside the repository (CI and development checkouts). */
@@ -132,6 +132,31 @@ describe('prefix location and locations', () => {
     assert.equal((await t.call('GET', `/api/ipam/ip-addresses/${ip.id}/`)).body.vrf.id, vrf.id);
     const wrongNs = await t.call('POST', '/api/ipam/vrf-prefix-assignments/', { vrf: vrf.id, prefix: (await create(t, '/api/ipam/prefixes/', { prefix: '10.95.0.0/24', status: 'Active' })).id });
     assertRefused(wrongNs, 400, { prefix: ['Prefix (namespace Global) must be in same namespace as VRF (namespace ns)'] });
+  });
+});
+
+describe('VLAN and VLAN group locations (catalogue: the location type must allow the model)', () => {
+  it('should refuse a VLAN or VLAN group at a location whose type does not allow it, and write nothing', async () => {
+    const type = await create(t, '/api/dcim/location-types/', { name: 'No VLANs', content_types: ['ipam.prefix'] });
+    const loc = await create(t, '/api/dcim/locations/', { name: 'no-vlans', location_type: type.id, status: 'Active' });
+    const [vlans, groups] = [await countOf(t, '/api/ipam/vlans/'), await countOf(t, '/api/ipam/vlan-groups/')];
+    const vlan = await t.call('POST', '/api/ipam/vlans/', { vid: 40, name: 'v40', status: 'Active', location: loc.id });
+    assertRefused(vlan, 400, { location: ['VLANs may not associate to locations of type "No VLANs".'] });
+    const group = await t.call('POST', '/api/ipam/vlan-groups/', { name: 'g40', location: loc.id });
+    assertRefused(group, 400, { location: ['VLAN groups may not associate to locations of type "No VLANs".'] });
+    assert.deepEqual([await countOf(t, '/api/ipam/vlans/'), await countOf(t, '/api/ipam/vlan-groups/')], [vlans, groups], 'nothing written');
+    const placed = await create(t, '/api/ipam/vlans/', { vid: 41, name: 'v41', status: 'Active' });
+    assertRefused(await t.call('PATCH', `/api/ipam/vlans/${placed.id}/`, { location: loc.id }), 400, { location: ['VLANs may not associate to locations of type "No VLANs".'] });
+    assert.equal(await countOf(t, `/api/ipam/vlan-location-assignments/?vlan=${placed.id}`), 0, 'no assignment written');
+  });
+
+  it('should place them once the location type allows them', async () => {
+    const type = await create(t, '/api/dcim/location-types/', { name: 'VLANs', content_types: ['ipam.vlan', 'ipam.vlangroup'] });
+    const loc = await create(t, '/api/dcim/locations/', { name: 'vlans-here', location_type: type.id, status: 'Active' });
+    const vlan = await create(t, '/api/ipam/vlans/', { vid: 42, name: 'v42', status: 'Active', location: loc.id });
+    assert.deepEqual(vlan.locations.map((l: any) => l.id), [loc.id]);
+    const group = await create(t, '/api/ipam/vlan-groups/', { name: 'g42', location: loc.id });
+    assert.equal(group.location.id, loc.id);
   });
 });
 

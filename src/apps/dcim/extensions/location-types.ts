@@ -4,8 +4,8 @@ import type { Exec } from '../../../db/store.js';
 import type { AppExtensions, WriteHookContext } from '../../../ops/extensions.js';
 import type { Services } from '../../../ops/services.js';
 
-/** Models of dcim and virtualization placed at a location whose type must list them in `content_types`. */
-export const LOCATED_MODELS = ['dcim.rackgroup', 'dcim.rack', 'dcim.device', 'dcim.module', 'dcim.powerpanel', 'dcim.controller', 'virtualization.cluster'];
+/** Models placed at one location (their `location` FK) whose type must list them in `content_types` (prefixes and VLANs: ipam/single-location.ts). */
+export const LOCATED_MODELS = ['dcim.rackgroup', 'dcim.rack', 'dcim.device', 'dcim.module', 'dcim.powerpanel', 'dcim.controller', 'virtualization.cluster', 'ipam.vlangroup'];
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
