@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
 import { deviceBody, makeDcimBase } from './dcim-setup.js';
-import { assertRefused } from '../../helpers/refusals.js';
+import { assertRefused, countOf } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 import type { DcimBase } from './dcim-setup.js';
 
@@ -94,6 +94,7 @@ describe('interface VLANs', () => {
   it('should accept VLANs that are global or at an ancestor location, and refuse others', async () => {
     assertRefused(await iface(d1, 'm3', { mode: 'access', untagged_vlan: parisVlan.id }), 400, { untagged_vlan: ["The untagged VLAN must be global or available at the location of the interface's parent (or one of its ancestors)."] });
     assertRefused(await iface(d1, 'm4', { mode: 'tagged', tagged_vlans: [parisVlan.id] }), 400, { tagged_vlans: [`VLAN ${parisVlan.id} must be global or available at the location of the interface's parent (or one of its ancestors).`] });
+    assert.equal(await countOf(t, `/api/dcim/interfaces/?device=${d1.id}&name=m3&name=m4`), 0, 'no refused interface is written');
     const ok = await iface(d1, 'm5', { mode: 'tagged', untagged_vlan: euVlan.id, tagged_vlans: [euVlan.id, globalVlan.id] });
     assert.equal(ok.status, 201, ok.raw);
   });

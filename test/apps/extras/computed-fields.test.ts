@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
 import { SUBJECTS, makeEach, prepareSubjects } from './fixtures.js';
-import { assertRefused } from '../../helpers/refusals.js';
+import { KEY_NOT_IDENTIFIER, assertRefused, countOf } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 
 let t: TestApp;
@@ -60,7 +60,11 @@ describe('computed fields (catalogue computedfield rules)', () => {
     const made = await create(t, CF, { label: 'Rack Count-2', content_type: 'dcim.location', template: 'x' });
     assert.equal(made.key, 'rack_count_2');
     assert.deepEqual(Object.keys(made).filter((k) => ['content_type', 'fallback_value', 'advanced_ui'].includes(k)), ['content_type', 'fallback_value', 'advanced_ui']);
-    const key = await t.call('POST', CF, { label: 'K', key: '9lives', content_type: 'dcim.location', template: 'x' });
-    assertRefused(key, 400, { key: ['This key is not Python/GraphQL safe. Please do not start the key with a digit and do not use hyphens or whitespace'] });
+    const before = await countOf(t, CF);
+    for (const key of ['9lives', 'has-hyphen']) {
+      const res = await t.call('POST', CF, { label: 'K', key, content_type: 'dcim.location', template: 'x' });
+      assertRefused(res, 400, { key: [KEY_NOT_IDENTIFIER] }, key);
+    }
+    assert.equal(await countOf(t, CF), before, 'no refused computed field is written');
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
 import { SUBJECTS, makeEach, prepareSubjects } from './fixtures.js';
-import { assertRefused } from '../../helpers/refusals.js';
+import { KEY_NOT_IDENTIFIER, assertRefused, countOf } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 
 const ALL = SUBJECTS.map((s) => s.model);
@@ -39,6 +39,12 @@ describe('custom field definitions', () => {
   it('should refuse keys that are not identifiers, and changes of key or type', async () => {
     const bad = await t.call('POST', '/api/extras/custom-fields/', { label: 'x', key: '1-bad key', type: 'text', content_types: ['dcim.location'] });
     assertRefused(bad, 400, { key: ['Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.'] }, bad.raw);
+    const before = await countOf(t, '/api/extras/custom-fields/');
+    for (const key of ['has-hyphen', '9lives']) {
+      const res = await t.call('POST', '/api/extras/custom-fields/', { label: 'x', key, type: 'text', content_types: ['dcim.location'] });
+      assertRefused(res, 400, { key: [KEY_NOT_IDENTIFIER] }, key);
+    }
+    assert.equal(await countOf(t, '/api/extras/custom-fields/'), before, 'no refused custom field is written');
     const cf = await create(t, '/api/extras/custom-fields/', { label: 'Fixed', type: 'text', content_types: ['dcim.location'] });
     assertRefused(await t.call('PATCH', `/api/extras/custom-fields/${cf.id}/`, { key: 'other' }), 400, { key: ['Key cannot be changed once created'] });
     assertRefused(await t.call('PATCH', `/api/extras/custom-fields/${cf.id}/`, { type: 'integer' }), 400, { type: ['Type cannot be changed once created'] });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
 import { makeEach, prepareSubjects } from './fixtures.js';
-import { assertRefused } from '../../helpers/refusals.js';
+import { KEY_NOT_IDENTIFIER, assertRefused, countOf } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 
 let t: TestApp;
@@ -51,12 +51,23 @@ describe('relationship definitions', () => {
     const r = await create(t, REL, { label: 'Backup Site-Pair', type: 'symmetric-many-to-many', source_type: 'dcim.location', destination_type: 'dcim.location', destination_label: 'Pairs' });
     assert.equal(r.key, 'backup_site_pair');
     assert.equal(r.source_label, 'Pairs', 'a blank side label is filled from the other');
+    const before = await countOf(t, REL);
     const mixed = await t.call('POST', REL, { label: 'Mixed', type: 'symmetric-one-to-one', source_type: 'dcim.location', destination_type: 'tenancy.tenant', required_on: 'source' });
     assertRefused(mixed, 400, { destination_type: ['Must match source_type for a symmetric relationship'], required_on: ['Symmetric relationships cannot be marked as required.'] });
     const badKey = await t.call('POST', REL, { label: 'k', key: 'has space', source_type: 'dcim.location', destination_type: 'tenancy.tenant' });
     assertRefused(badKey, 400, { key: ['Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.'] });
     const badFilter = await t.call('POST', REL, { label: 'f', source_type: 'dcim.location', destination_type: 'tenancy.tenant', source_filter: { flavour: 'x' } });
     assertRefused(badFilter, 400, { source_filter: ["'flavour' is not a valid filter parameter for dcim.Location object"] });
+    assert.equal(await countOf(t, REL), before, 'no refused relationship is written');
+  });
+
+  it('should refuse a key that is a slug but not an identifier, and write nothing', async () => {
+    const before = await countOf(t, REL);
+    for (const key of ['has-hyphen', '9lives']) {
+      const res = await t.call('POST', REL, { label: 'k', key, source_type: 'dcim.location', destination_type: 'tenancy.tenant' });
+      assertRefused(res, 400, { key: [KEY_NOT_IDENTIFIER] }, key);
+    }
+    assert.equal(await countOf(t, REL), before);
   });
 
   it('should not change the type while associations exist', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TOKEN, create, makeApp } from '../../helpers/app.js';
 import { basicAuth, makeUser } from '../../helpers/users.js';
-import { assertRefused } from '../../helpers/refusals.js';
+import { assertRefused, countOf } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 import type { TestUser } from '../../helpers/users.js';
 
@@ -130,9 +130,11 @@ describe('/api/users/tokens/', () => {
 describe('/api/users/permissions/', () => {
   it('should refuse actions that are not a list of names and malformed constraints', async () => {
     const base = { name: 'bad', object_types: ['dcim.location'] };
+    const before = await countOf(t, '/api/users/permissions/');
     assertRefused(await t.call('POST', '/api/users/permissions/', { ...base, actions: 'view' }), 400, { actions: ['Enter a list of action names (each at most 30 characters), e.g. ["view", "change"].'] });
     assertRefused(await t.call('POST', '/api/users/permissions/', { ...base, actions: ['view'], constraints: 'name=x' }), 400, { constraints: ['Constraints must be null, an object of lookups, or a list of such objects.'] });
     assertRefused(await t.call('POST', '/api/users/permissions/', { ...base, actions: ['view'], constraints: [{ name: 'x' }, 3] }), 400, { constraints: ['Constraints must be null, an object of lookups, or a list of such objects.'] });
+    assert.equal(await countOf(t, '/api/users/permissions/'), before, 'no refused permission is written');
     const ok = await t.call('POST', '/api/users/permissions/', { ...base, actions: ['view'], constraints: [{ name: 'x' }, { name__in: ['y'] }] });
     assert.equal(ok.status, 201, ok.raw);
   });

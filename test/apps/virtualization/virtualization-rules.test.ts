@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
 import { deviceBody, makeDcimBase } from '../dcim/dcim-setup.js';
-import { assertRefused } from '../../helpers/refusals.js';
+import { assertRefused, countOf } from '../../helpers/refusals.js';
 import type { TestApp } from '../../helpers/app.js';
 import type { DcimBase } from '../dcim/dcim-setup.js';
 
@@ -50,6 +50,7 @@ describe('virtual machines', () => {
     assertRefused(await post('e0', { untagged_vlan: here.id }), 400, { untagged_vlan: ['Mode must be set when specifying untagged_vlan'] });
     assertRefused(await post('e1', { mode: 'access', tagged_vlans: [here.id] }), 400, { tagged_vlans: ['Mode must be set to tagged when specifying tagged_vlans'] });
     assertRefused(await post('e2', { mode: 'tagged', tagged_vlans: [there.id] }), 400, { tagged_vlans: [`VLAN ${there.id} must be global or available at the location of the interface's parent.`] });
+    assert.equal(await countOf(t, `/api/virtualization/interfaces/?virtual_machine=${vm.id}`), 0, 'no refused interface is written');
     assert.equal((await post('e3', { mode: 'tagged', tagged_vlans: [here.id] })).status, 201);
   });
 });
