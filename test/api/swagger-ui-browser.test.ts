@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
 import { TOKEN, create, makeApp } from '../helpers/app.js';
+import { CHROMIUM_PATH, needChromium } from '../helpers/prerequisite.js';
 import type { Browser, Page, Request } from 'playwright-core';
 import type { TestApp } from '../helpers/app.js';
 
-/** Debian's Chromium (`.ci/run` installs it: apt-get install -y chromium); CHROMIUM overrides the path. */
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const MISSING = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} not found (apt-get install -y chromium)`;
+/** Chromium (a failure under CI when missing, a counted skip elsewhere). */
+const MISSING = needChromium();
 const TIMEOUT = 120_000;
 const LIST_TENANTS = '#/tenancy/tenancy_tenants_list';
 
@@ -23,7 +22,7 @@ before(async () => {
   served = await makeApp({ exemptViewPermissions: ['*'] });
   await create(served, '/api/tenancy/tenants/', [{ name: 'Browser Tenant' }]);
   base = await served.app.listen({ host: '127.0.0.1', port: 0 });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-gpu'] });
 });
 after(async () => {
   await browser?.close();

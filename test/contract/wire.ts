@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { REFERENCE_DIR } from '../helpers/prerequisite.js';
 
-/** The reference captures live in ../shared beside the repository (CI and development checkouts). */
-const WIRE = fileURLToPath(new URL('../../../shared/reference/wire', import.meta.url));
-
-/** A reason to skip the capture comparisons, or false when the captures are there. */
-export const NO_WIRE: string | false = existsSync(WIRE) ? false : `wire captures not found at ${WIRE}`;
+/**
+ * The reference captures and catalogue (../shared/reference). Tests that read them skip (or fail,
+ * under CI) through `needReference()` when the folder is missing; once it is there, a missing
+ * catalogue file is an error, not an empty list.
+ */
+const WIRE = `${REFERENCE_DIR}/wire`;
 
 type Json = Record<string, any>;
 
@@ -22,14 +23,12 @@ export const UNSERVED_KEYS: Record<string, string[]> = {
   'circuits.circuittermination': ['cloud_network'],
 };
 
-const CATALOGUE = fileURLToPath(new URL('../../../shared/reference/models', import.meta.url));
+const CATALOGUE = `${REFERENCE_DIR}/models`;
 
 /** Catalogue `filters` (names beyond the model fields) of a model, less those of unserved apps (cloud, wireless) and the known missing ones. */
 export function catalogueFilters(model: string): string[] {
   const [app, name] = model.split('.');
-  const file = `${CATALOGUE}/${app}.json`;
-  if (!existsSync(file)) return [];
-  const entry = (JSON.parse(readFileSync(file, 'utf8')).models as Json[]).find((m) => m.model === name);
+  const entry = (JSON.parse(readFileSync(`${CATALOGUE}/${app}.json`, 'utf8')).models as Json[]).find((m) => m.model === name);
   const known = KNOWN_MISSING_FILTERS[model] ?? [];
   return ((entry?.filters ?? []) as string[]).filter((f) => /^[a-z0-9_]+$/.test(f) && !/radio_profiles|wireless_networks|cloud_network/.test(f) && !known.includes(f));
 }

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../../helpers/app.js';
 import { assertRefused, countOf } from '../../helpers/refusals.js';
+import { REFERENCE_DIR, needReference } from '../../helpers/prerequisite.js';
 import type { TestApp } from '../../helpers/app.js';
 
-/** The captures live in ../shared beside the repository (CI and development checkouts). */
-const WIRE = fileURLToPath(new URL('../../../../shared/reference/wire', import.meta.url));
-const NO_WIRE = existsSync(WIRE) ? false : `wire captures not found at ${WIRE}`;
-const wire = (model: string) => JSON.parse(readFileSync(`${WIRE}/ipam.${model}.json`, 'utf8'));
+/** The captures (../shared/reference): a failure under CI when missing, a counted skip elsewhere. */
+const NO_REFERENCE = needReference();
+const wire = (model: string) => JSON.parse(readFileSync(`${REFERENCE_DIR}/wire/ipam.${model}.json`, 'utf8'));
 /** Keys the service adds on purpose (api-behaviour.md section 0). */
 const EXTRA: Record<string, string[]> = { prefix: ['family', 'location'], ipaddress: ['family', 'vrf'] };
 /** In OPTIONS prefix `location` is the reference's too (write-only there). */
@@ -40,7 +39,7 @@ function sampleOf(model: string, depth: 0 | 1): Record<string, unknown> {
   return Object.values(wire(model).detail as Record<string, Record<string, Record<string, unknown>>>)[0][`depth=${depth}`];
 }
 
-describe('IPAM objects against the wire captures', { skip: NO_WIRE }, () => {
+describe('IPAM objects against the wire captures', { skip: NO_REFERENCE }, () => {
   for (const [model, path] of [['prefix', 'prefixes'], ['ipaddress', 'ip-addresses']] as const) {
     it(`should render ${model} with the reference keys in the reference order, plus the spec's extras`, async () => {
       const id = model === 'prefix' ? p24.id : ip.id;
