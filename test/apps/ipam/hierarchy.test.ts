@@ -218,13 +218,13 @@ describe('IP address placement', () => {
   });
 
   it('should place an IPv4 host under a /32 prefix of itself, created before or after the address', async () => {
-    const net = await prefix('192.0.2.0/24');
-    const host = await prefix('192.0.2.5/32');
-    const ip = await address('192.0.2.5/24');
+    const net = await prefix('198.18.7.0/24');
+    const host = await prefix('198.18.7.5/32');
+    const ip = await address('198.18.7.5/24');
     assert.equal(ip.parent.id, host.id, 'the /32 is the closest prefix holding the host');
-    const later = await address('192.0.2.6/24');
+    const later = await address('198.18.7.6/24');
     assert.equal(later.parent.id, net.id);
-    const adopter = await prefix('192.0.2.6/32');
+    const adopter = await prefix('198.18.7.6/32');
     assert.equal(await parentOf(IP, later.id), adopter.id, 'a /32 created after the address adopts it');
     assert.equal(await parentOf(P, adopter.id), net.id);
   });
