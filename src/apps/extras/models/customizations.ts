@@ -16,7 +16,7 @@ function withOwner(value: string, row: Row, ctx: DisplayContext): string {
 export const customLink = defineModel({
   app: 'extras', model: 'customlink', verbose_name: 'custom link', verbose_name_plural: 'custom links', path: 'custom-links',
   base: 'base',
-  features: ['change_logging', 'dynamic_groups', 'contacts', 'metadata', 'notes'],
+  features: ['graphql', 'change_logging', 'dynamic_groups', 'contacts', 'metadata', 'notes'],
   fields: {
     content_type: f.contentType({ required: true, content_type_feature: 'custom_links' }),
     name: f.string({ max_length: 255, required: true, unique: true }),
@@ -39,7 +39,7 @@ export const customLink = defineModel({
 export const exportTemplate = defineModel({
   app: 'extras', model: 'exporttemplate', verbose_name: 'export template', verbose_name_plural: 'export templates', path: 'export-templates',
   base: 'base',
-  features: ['change_logging', 'dynamic_groups', 'contacts', 'metadata', 'relationships', 'notes'],
+  features: ['graphql', 'change_logging', 'dynamic_groups', 'contacts', 'metadata', 'relationships', 'notes'],
   fields: {
     content_type: f.contentType({ required: true, content_type_feature: 'export_templates' }),
     owner_content_type: f.contentType({ nullable: true, content_type_feature: 'export_template_owners' }),
@@ -64,7 +64,7 @@ export const exportTemplate = defineModel({
 export const graphqlQuery = defineModel({
   app: 'extras', model: 'graphqlquery', verbose_name: 'GraphQL query', verbose_name_plural: 'GraphQL queries', path: 'graphql-queries',
   base: 'base',
-  features: ['change_logging', 'dynamic_groups', 'contacts', 'metadata', 'notes'],
+  features: ['graphql', 'change_logging', 'dynamic_groups', 'contacts', 'metadata', 'notes'],
   fields: {
     variables: f.json({ default: {}, read_only: true, options_type: 'nested object' }),
     owner_content_type: f.contentType({ nullable: true, content_type_feature: 'graphql_query_owners' }),
