@@ -29,7 +29,7 @@ const PAGE = `<!DOCTYPE html>
 
 /** The web interface's login page, coming back to `next` (the reference's LoginRequiredMixin redirect). */
 function toLogin(reply: FastifyReply, next: string): FastifyReply {
-  return reply.code(302).header('Location', `/login/?next=${encodeURIComponent(next)}`).header('content-type', 'text/html; charset=utf-8').send('');
+  return reply.code(302).header('Location', `/login/?next=${encodeURIComponent(next).replace(/%2F/g, '/')}`).header('content-type', 'text/html; charset=utf-8').send('');
 }
 
 /** Whether the request comes from a logged-in user (the shared auth plugin resolves sessions). */
