@@ -27,7 +27,7 @@ export const GRAPHQL_DOC: RouteDoc = {
 export const RUN_DOC: RouteDoc = {
   post: {
     summary: 'Run a saved GraphQL query with the given variables',
-    action: 'run',
+    action: 'create',
     body: { schema: { type: 'object', properties: { variables: { type: 'object', additionalProperties: true, nullable: true, default: {} } } } },
     ok: [200, { schema: { type: 'object', properties: { errors: ERRORS, data: { type: 'object', additionalProperties: true } } } }],
     errors: [400, 404],
