@@ -5,6 +5,7 @@
  * over N repetitions each after a warm-up, on a seeded database (`npm run seed`).
  *   npx tsx bench/graphql-cpu.ts   (DATABASE_URL, N=50)
  */
+import '../src/server-env.js';
 import { buildBenchApp } from './lib/local-app.js';
 import { GRAPHQL_DEVICES, REST_DEVICES_DEPTH_2 } from './lib/scenarios.js';
 import { request } from './lib/query-guard.js';

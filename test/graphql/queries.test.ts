@@ -114,6 +114,11 @@ describe('GraphQL: the queries of the reference\'s user guide', () => {
     assert.deepEqual(data.devices, [{ config_context: {} }]);
   });
 
+  it('should read what fragments and aliases ask for in nested lists', async () => {
+    const data = await gql(`query { device(id: "${ids['ams-edge-01']}") { a: interfaces(name: "Ethernet1/1") { ...names } b: interfaces(name: "Management1") { __typename ... on InterfaceType { mgmt_only ip_addresses { address } } } } } fragment names on InterfaceType { name label description }`);
+    assert.deepEqual(data.device, { a: [{ name: 'Ethernet1/1', label: '', description: 'uplink' }], b: [{ __typename: 'InterfaceType', mgmt_only: true, ip_addresses: [{ address: '10.52.1.1/24' }] }] });
+  });
+
   it('should render choice fields as the reference\'s enum names and blank choices as null', async () => {
     const data = await gql(`{ device(id: "${ids['ams-edge-01']}") { face interfaces { type mode } } }`);
     assert.equal(data.device.face, null);

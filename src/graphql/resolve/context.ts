@@ -19,25 +19,14 @@ export class NodeBudgetError extends GraphQLError {
   }
 }
 
-const MODEL = Symbol('model');
-
-/** Marks rows with their model (union members and generic relations resolve their type by it). */
-export function tagRows(model: ResolvedModel, rows: Row[]): Row[] {
-  for (const row of rows) (row as Row & { [MODEL]?: ResolvedModel })[MODEL] = model;
-  return rows;
-}
-
-/** The model a row was loaded as. */
-export function modelOf(row: Row): ResolvedModel | undefined {
-  return (row as Row & { [MODEL]?: ResolvedModel })[MODEL];
-}
-
 /**
  * Everything one GraphQL request resolves with: the services, who asks (their permissions
  * narrow every level), the batcher, the node budget and the scope clauses already built.
  */
 export class GqlContext {
   readonly batcher = new Batcher();
+  /** The models of objects reached through generic relations (a union resolves its member type by it). */
+  readonly generic = new WeakMap<Row, ResolvedModel>();
   /** Set when the node budget ran out: the response is that one error. */
   aborted: NodeBudgetError | null = null;
   private readonly scopes = new Map<string, Promise<Clause>>();

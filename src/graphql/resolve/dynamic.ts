@@ -1,7 +1,7 @@
 import { extensionsFor } from '../../ops/extensions.js';
 import { sql } from 'kysely';
 import { inList, readByIds } from './reads.js';
-import { FALSE, modelOf } from './context.js';
+import { FALSE } from './context.js';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { RelationshipDef } from '../schema/dynamic-defs.js';
 import type { GqlContext } from './context.js';
@@ -43,7 +43,10 @@ export function loadGeneric(ctx: GqlContext, row: Row, name: string): Promise<Ro
   const id = row[`${name}_id`];
   if (!target || typeof id !== 'string') return null;
   return ctx.batcher.load(`object ${target.id}`, id, (ids) => readByIds(ctx, target, ids), null as Row | null).then((found) => {
-    if (found) ctx.spend(1);
+    if (found) {
+      ctx.spend(1);
+      ctx.generic.set(found, target);
+    }
     return found;
   });
 }
@@ -51,8 +54,7 @@ export function loadGeneric(ctx: GqlContext, row: Row, name: string): Promise<Ro
 /** The generic relation's object when it is of `model`, else null (the reference's `cable_peer_<model>` fields). */
 export async function loadGenericAs(ctx: GqlContext, row: Row, name: string, model: ResolvedModel): Promise<Row | null> {
   if (String(row[`${name}_type`] ?? '') !== model.id) return null;
-  const found = await loadGeneric(ctx, row, name);
-  return found && modelOf(found) === model ? found : null;
+  return loadGeneric(ctx, row, name);
 }
 
 /** Which association column holds this side's ids and which the peer's. */

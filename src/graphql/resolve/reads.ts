@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { col } from '../../db/query/sql-helpers.js';
 import { orderBy } from '../../db/query/sort.js';
-import { FALSE, TRUE, tagRows } from './context.js';
+import { FALSE, TRUE } from './context.js';
 import type { RawBuilder, SelectQueryBuilder } from 'kysely';
 import type { Clause } from '../../db/query/sql-helpers.js';
 import type { OrderTerm } from '../../db/query/sort.js';
@@ -21,7 +21,7 @@ export function inList(ctx: GqlContext, ref: RawBuilder<unknown>, values: readon
 }
 
 function decode(ctx: GqlContext, model: ResolvedModel, raw: Record<string, unknown>[]): Row[] {
-  return tagRows(model, raw.map((r) => ctx.services.store.decode(model, r)));
+  return raw.map((r) => ctx.services.store.decode(model, r));
 }
 
 /**
@@ -59,21 +59,23 @@ function windowOrder(terms: readonly OrderTerm[]): RawBuilder<unknown> {
   return sql.join(terms.map((t) => sql`${t.expr} ${sql.raw(t.desc ? 'DESC' : 'ASC')}`));
 }
 
-function childQuery(ctx: GqlContext, model: ResolvedModel, link: Link, parents: readonly string[], parentStorage: 'uuid' | 'integer'): Select {
+function childQuery(ctx: GqlContext, model: ResolvedModel, link: Link, parents: readonly string[], parentStorage: 'uuid' | 'integer', columns: readonly string[] | null): Select {
   let query: Select = ctx.services.dialect.db.selectFrom(model.table);
   if (link.join) query = query.innerJoin(link.join.table, (join) => join.on(link.join!.on));
-  return query.selectAll(model.table).select(link.parent.as(PARENT)).where(inList(ctx, link.parent, parents, parentStorage));
+  query = columns ? query.select(columns.map((c) => col(model.table, c).as(c))) : query.selectAll(model.table);
+  return query.select(link.parent.as(PARENT)).where(inList(ctx, link.parent, parents, parentStorage));
 }
 
 /**
  * The children of many parents in one statement, each parent's in the model's order: the rows
  * `clause` lets through, at most `room` in all, and per parent the `slice` when one is given
- * (a window numbering each parent's rows). Returns parent id -> rows.
+ * (a window numbering each parent's rows); only `columns` when given (the rest of each row is
+ * absent). Returns parent id -> rows.
  */
-export async function readChildren(ctx: GqlContext, opts: { model: ResolvedModel; link: Link; parents: readonly string[]; parentStorage: 'uuid' | 'integer'; clause: Clause; terms: readonly OrderTerm[]; slice: Slice; room: number }): Promise<Map<string, Row[]>> {
+export async function readChildren(ctx: GqlContext, opts: { model: ResolvedModel; link: Link; parents: readonly string[]; parentStorage: 'uuid' | 'integer'; clause: Clause; terms: readonly OrderTerm[]; slice: Slice; room: number; columns?: readonly string[] | null }): Promise<Map<string, Row[]>> {
   const { model, clause, terms, slice } = opts;
   if (opts.parents.length === 0 || clause === FALSE) return new Map();
-  let query = childQuery(ctx, model, opts.link, [...new Set(opts.parents)], opts.parentStorage);
+  let query = childQuery(ctx, model, opts.link, [...new Set(opts.parents)], opts.parentStorage, opts.columns ?? null);
   if (clause !== TRUE) query = query.where(clause);
   let raw: Record<string, unknown>[];
   if (slice) {

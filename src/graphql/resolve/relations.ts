@@ -56,11 +56,13 @@ export type ToMany = {
   link: Link;
   /** A name for the batch (relation and direction). */
   name: string;
+  /** The child's FK to the parent, for a reverse FK: terms of the order read through it are the same for a parent's children. */
+  fk?: ResolvedField;
 };
 
 /** An FK of `child` seen from its target: its rows pointing at each parent. */
 export function reverseFk(child: ResolvedModel, field: ResolvedField, parent: ResolvedModel): ToMany {
-  return { child, parent, link: { parent: col(child.table, field.column as string) }, name: `reverse ${child.id}.${field.name}` };
+  return { child, parent, link: { parent: col(child.table, field.column as string) }, name: `reverse ${child.id}.${field.name}`, fk: field };
 }
 
 /** A many-to-many field read forwards (`interface.ip_addresses`) or backwards (`ip_address.interfaces` of `interface.ip_addresses`). */
@@ -77,14 +79,15 @@ export function manyToMany(owner: ResolvedModel, field: ResolvedField, target: R
  * caller may list (as the REST list of the child model would), batched with its siblings: one
  * statement for the whole level.
  */
-export function loadToMany(ctx: GqlContext, relation: ToMany, parent: Row, args: ListArgs): Promise<Row[]> {
+export function loadToMany(ctx: GqlContext, relation: ToMany, parent: Row, args: ListArgs, columns: string[] | null = null): Promise<Row[]> {
   const slice: Slice = args.limit || args.offset ? toSlice(args) : null;
-  const key = JSON.stringify(args);
+  const key = `${JSON.stringify(args)} ${columns?.join(',') ?? '*'}`;
   const run = async (parents: string[]) => {
     const clause = await ctx.scope(relation.child, toParams(args));
-    const terms = buildOrder(ctx.services.registry, relation.child, undefined);
+    // Terms through the parent FK order nothing within one parent's children (and cost a look-up per row).
+    const terms = buildOrder(ctx.services.registry, relation.child, undefined).filter((term) => !relation.fk || term.via?.field !== relation.fk);
     const storage = relation.parent.id_type === 'integer' ? 'integer' : 'uuid';
-    return readChildren(ctx, { model: relation.child, link: relation.link, parents, parentStorage: storage, clause, terms, slice, room: ctx.room() });
+    return readChildren(ctx, { model: relation.child, link: relation.link, parents, parentStorage: storage, clause, terms, slice, room: ctx.room(), columns });
   };
   return ctx.batcher.load(`${relation.name} ${key}`, parent.id, run, [] as Row[]).then((rows) => {
     ctx.spend(rows.length);

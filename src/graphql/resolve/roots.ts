@@ -3,7 +3,7 @@ import { toRowId } from '../../core/registry/row-id.js';
 import { readPage } from '../../db/query/page.js';
 import { buildOrder } from '../../db/query/sort.js';
 import { toParams } from '../schema/filter-args.js';
-import { FALSE, tagRows } from './context.js';
+import { FALSE } from './context.js';
 import { readByIds } from './reads.js';
 import { toSlice } from './relations.js';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
@@ -22,7 +22,7 @@ export async function listRoot(ctx: GqlContext, model: ResolvedModel, args: List
   const room = ctx.room();
   const terms = buildOrder(ctx.services.registry, model, undefined);
   const page = await readPage({ exec: ctx.services.dialect.db, model, where, terms, limit: limit === null ? room : Math.min(limit, room), offset, shape: `${model.id}|` });
-  const rows = tagRows(model, page.rows.map((r) => ctx.services.store.decode(model, r)));
+  const rows = page.rows.map((r) => ctx.services.store.decode(model, r));
   ctx.spend(rows.length);
   return rows;
 }

@@ -2,6 +2,7 @@ import { GraphQLBoolean, GraphQLInt, GraphQLList, GraphQLString } from 'graphql'
 import { loadComputed, loadRelationshipPeers } from '../resolve/dynamic.js';
 import { DateTypeScalar, GenericScalar, JsonScalar } from './scalars.js';
 import { isGraphqlName } from './names.js';
+import { reads } from './selected-columns.js';
 import type { GraphQLFieldConfigMap, GraphQLOutputType } from 'graphql';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { GqlContext } from '../resolve/context.js';
@@ -23,7 +24,7 @@ function customFields(parts: SchemaParts, model: ResolvedModel): Fields {
   for (const def of parts.defs.customFields) {
     const name = `cf_${def.key}`;
     if (!def.models.includes(model.id) || !isGraphqlName(name)) continue;
-    out[name] = { type: CUSTOM_FIELD_TYPES[def.type] ?? GraphQLString, resolve: (row) => (row._custom_field_data as Record<string, unknown> | null)?.[def.key] ?? null };
+    out[name] = { type: CUSTOM_FIELD_TYPES[def.type] ?? GraphQLString, ...reads(['_custom_field_data']), resolve: (row) => (row._custom_field_data as Record<string, unknown> | null)?.[def.key] ?? null };
   }
   return out;
 }
@@ -54,8 +55,8 @@ function relationships(parts: SchemaParts, model: ResolvedModel): Fields {
       const name = !rel.type.startsWith('symmetric') && sameModel ? `rel_${rel.key}_${peerSide}` : `rel_${rel.key}`;
       if (!peer || name in out || !isGraphqlName(name)) continue;
       out[name] = hasMany(rel, peerSide)
-        ? { type: new GraphQLList(parts.typeOf(peer)), resolve: (row, _args, ctx) => loadRelationshipPeers(ctx, rel, side, peer, row) }
-        : { type: parts.typeOf(peer), resolve: async (row, _args, ctx) => (await loadRelationshipPeers(ctx, rel, side, peer, row))[0] ?? null };
+        ? { type: new GraphQLList(parts.typeOf(peer)), ...reads([]), resolve: (row, _args, ctx) => loadRelationshipPeers(ctx, rel, side, peer, row) }
+        : { type: parts.typeOf(peer), ...reads([]), resolve: async (row, _args, ctx) => (await loadRelationshipPeers(ctx, rel, side, peer, row))[0] ?? null };
     }
   }
   return out;
@@ -67,7 +68,7 @@ function computedFields(parts: SchemaParts, model: ResolvedModel): Fields {
   for (const def of parts.defs.computedFields) {
     const name = `cpf_${def.key}`;
     if (def.model !== model.id || !isGraphqlName(name)) continue;
-    out[name] = { type: GraphQLString, resolve: async (row, _args, ctx) => ((await loadComputed(ctx, model, 'computed_fields', row)) as Record<string, unknown> | undefined)?.[def.key] ?? null };
+    out[name] = { type: GraphQLString, ...reads(null), resolve: async (row, _args, ctx) => ((await loadComputed(ctx, model, 'computed_fields', row)) as Record<string, unknown> | undefined)?.[def.key] ?? null };
   }
   return out;
 }
@@ -75,7 +76,7 @@ function computedFields(parts: SchemaParts, model: ResolvedModel): Fields {
 /** The fields that follow the data: custom fields, config context, relationships, computed fields. */
 export function dynamicFields(parts: SchemaParts, model: ResolvedModel): Fields {
   const configContext: Fields = model.fieldMap.has('local_config_context_data')
-    ? { config_context: { type: GenericScalar, resolve: async (row, _args, ctx) => (await loadComputed(ctx, model, 'config_context', row)) ?? {} } }
+    ? { config_context: { type: GenericScalar, ...reads(null), resolve: async (row, _args, ctx) => (await loadComputed(ctx, model, 'config_context', row)) ?? {} } }
     : {};
   return { ...customFields(parts, model), ...configContext, ...relationships(parts, model), ...computedFields(parts, model) };
 }

@@ -7,6 +7,7 @@ import { GenericScalar } from './scalars.js';
 import { isGraphqlName, objectTypeName, toVarName } from './names.js';
 import { COMPUTED_TEXT, CONTENT_TYPE_AS_TEXT, EXCLUDED, FIRST_OF, GENERIC_UNIONS } from './reference-types.js';
 import { scalarField } from './scalar-fields.js';
+import { reads, selectedColumns } from './selected-columns.js';
 import type { GraphQLFieldConfig, GraphQLFieldConfigMap, GraphQLOutputType } from 'graphql';
 import type { ResolvedField, ResolvedModel, Row } from '../../core/registry/types.js';
 import type { GqlContext } from '../resolve/context.js';
@@ -40,22 +41,22 @@ function modelField(parts: SchemaParts, model: ResolvedModel, field: ResolvedFie
     if (!target) return undefined;
     const column = field.column as string;
     const type: GraphQLOutputType = field.nullable ? parts.typeOf(target) : new GraphQLNonNull(parts.typeOf(target));
-    return { type, resolve: (row, _args, ctx) => loadObject(ctx, target, row[column]) };
+    return { type, ...reads([column]), resolve: (row, _args, ctx) => loadObject(ctx, target, row[column]) };
   }
   if (relation === 'm2m') {
     const target = parts.inSchema(field.to as string);
     if (!target) return undefined;
     const relation = manyToMany(model, field, target, true);
-    return { ...listOf(parts, target, field.name !== 'tags'), resolve: (row, args, ctx) => loadToMany(ctx, relation, row, args as ListArgs) };
+    return { ...listOf(parts, target, field.name !== 'tags'), ...reads([]), resolve: (row, args, ctx, info) => loadToMany(ctx, relation, row, args as ListArgs, selectedColumns(info, relation.child)) };
   }
   const contentTypes = parts.inSchema('contenttypes.contenttype');
   if (relation === 'content_type') {
     const column = field.column as string;
-    if (CONTENT_TYPE_AS_TEXT[model.id]?.includes(field.name)) return { type: GraphQLString, resolve: (row) => row[column] ?? null };
-    return contentTypes ? { type: parts.typeOf(contentTypes), resolve: (row, _args, ctx) => loadContentType(ctx, row[column]) } : undefined;
+    if (CONTENT_TYPE_AS_TEXT[model.id]?.includes(field.name)) return { type: GraphQLString, ...reads([column]), resolve: (row) => row[column] ?? null };
+    return contentTypes ? { type: parts.typeOf(contentTypes), ...reads([column]), resolve: (row, _args, ctx) => loadContentType(ctx, row[column]) } : undefined;
   }
   if (relation === 'content_types') {
-    return contentTypes ? { ...listOf(parts, contentTypes), resolve: (row, args, ctx) => loadContentTypes(ctx, model, field, row, args as ListArgs) } : undefined;
+    return contentTypes ? { ...listOf(parts, contentTypes), ...reads([]), resolve: (row, args, ctx) => loadContentTypes(ctx, model, field, row, args as ListArgs) } : undefined;
   }
   return scalarField(parts.enums, model, field);
 }
@@ -75,11 +76,11 @@ function reverseFields(parts: SchemaParts, model: ResolvedModel, taken: Set<stri
     const name = reverseName(owner, field);
     if (name.endsWith('+') || taken.has(name) || name in out || !isGraphqlName(name)) continue;
     if (field.kind === 'fk' && field.unique) {
-      out[name] = { type: parts.typeOf(owner), resolve: (row, _args, ctx) => loadOneToOne(ctx, owner, field, row) };
+      out[name] = { type: parts.typeOf(owner), ...reads([]), resolve: (row, _args, ctx) => loadOneToOne(ctx, owner, field, row) };
       continue;
     }
     const relation = field.kind === 'm2m' ? manyToMany(owner, field, model, false) : reverseFk(owner, field, model);
-    out[name] = { ...listOf(parts, owner), resolve: (row, args, ctx) => loadToMany(ctx, relation, row, args as ListArgs) };
+    out[name] = { ...listOf(parts, owner), ...reads([]), resolve: (row, args, ctx, info) => loadToMany(ctx, relation, row, args as ListArgs, selectedColumns(info, relation.child)) };
   }
   return out;
 }
@@ -90,10 +91,10 @@ function genericFields(parts: SchemaParts, model: ResolvedModel): Fields {
   for (const [name, spec] of Object.entries(GENERIC_UNIONS)) {
     if (model.fieldMap.get(name)?.kind !== 'generic_fk') continue;
     const union = parts.unionOf(name);
-    if (union) out[name] = { type: union, resolve: (row, _args, ctx) => loadGeneric(ctx, row, name) };
+    if (union) out[name] = { type: union, ...reads([`${name}_type`, `${name}_id`]), resolve: (row, _args, ctx) => loadGeneric(ctx, row, name) };
     for (const id of spec.typed[model.id] ?? []) {
       const target = parts.inSchema(id);
-      if (target) out[`${spec.prefix}_${toVarName(target.verbose_name)}`] = { type: parts.typeOf(target), resolve: (row, _args, ctx) => loadGenericAs(ctx, row, name, target) };
+      if (target) out[`${spec.prefix}_${toVarName(target.verbose_name)}`] = { type: parts.typeOf(target), ...reads([`${name}_type`, `${name}_id`]), resolve: (row, _args, ctx) => loadGenericAs(ctx, row, name, target) };
     }
   }
   return out;
@@ -102,14 +103,14 @@ function genericFields(parts: SchemaParts, model: ResolvedModel): Fields {
 /** The reference's hand-written additions: `url`, CIDR texts, `primary_ip`. */
 function declaredFields(parts: SchemaParts, model: ResolvedModel): Fields {
   const out: Fields = {
-    url: { type: GraphQLString, resolve: (row) => (model.internal ? null : `/api/${model.app}/${model.path}/${row.id}/`) },
+    url: { type: GraphQLString, ...reads([]), resolve: (row) => (model.internal ? null : `/api/${model.app}/${model.path}/${row.id}/`) },
   };
-  for (const name of COMPUTED_TEXT[model.id] ?? []) out[name] = { type: GraphQLString, resolve: (row, _args, ctx) => loadComputed(ctx, model, name, row) };
+  for (const name of COMPUTED_TEXT[model.id] ?? []) out[name] = { type: GraphQLString, ...reads(null), resolve: (row, _args, ctx) => loadComputed(ctx, model, name, row) };
   for (const [name, columns] of Object.entries(FIRST_OF[model.id] ?? {})) {
     const target = parts.inSchema(model.fieldMap.get(columns[0])?.to ?? '');
     if (!target) continue;
     const cols = columns.map((c) => model.fieldMap.get(c)?.column as string);
-    out[name] = { type: parts.typeOf(target), resolve: (row, _args, ctx) => loadObject(ctx, target, cols.map((c) => row[c]).find((v) => v !== null && v !== undefined)) };
+    out[name] = { type: parts.typeOf(target), ...reads(cols), resolve: (row, _args, ctx) => loadObject(ctx, target, cols.map((c) => row[c]).find((v) => v !== null && v !== undefined)) };
   }
   return out;
 }
@@ -122,7 +123,7 @@ function fieldsOf(parts: SchemaParts, model: ResolvedModel): Fields {
     const config = modelField(parts, model, field);
     if (config) fields[field.name] = config;
   }
-  if (model.fieldMap.has('custom_fields')) fields._custom_field_data = { type: GenericScalar, resolve: (row) => row._custom_field_data ?? {} };
+  if (model.fieldMap.has('custom_fields')) fields._custom_field_data = { type: GenericScalar, ...reads(['_custom_field_data']), resolve: (row) => row._custom_field_data ?? {} };
   const add = (extra: Fields) => {
     for (const [name, config] of Object.entries(extra)) if (!(name in fields)) fields[name] = config;
   };

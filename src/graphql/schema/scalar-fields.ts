@@ -1,6 +1,7 @@
 import { GraphQLBoolean, GraphQLEnumType, GraphQLFloat, GraphQLID, GraphQLInt, GraphQLNonNull, GraphQLString } from 'graphql';
 import { BigInteger, DateScalar, DateTimeScalar, DecimalScalar, GenericScalar, UuidScalar } from './scalars.js';
 import { choiceEnumName, choiceValueNames } from './names.js';
+import { reads } from './selected-columns.js';
 import type { GraphQLFieldConfig, GraphQLOutputType, GraphQLScalarType } from 'graphql';
 import type { FieldKind, ResolvedField, ResolvedModel, Row } from '../../core/registry/types.js';
 import type { GqlContext } from '../resolve/context.js';
@@ -47,6 +48,7 @@ function choiceField(enums: EnumCache, model: ResolvedModel, field: ResolvedFiel
   const column = field.column as string;
   return {
     type: maybeRequired(type, !field.blank && !field.nullable),
+    ...reads([column]),
     resolve: (row) => (row[column] === null || row[column] === undefined || row[column] === '' ? null : byValue.get(String(row[column])) ?? null),
   };
 }
@@ -65,6 +67,7 @@ export function scalarField(enums: EnumCache, model: ResolvedModel, field: Resol
   const required = !field.nullable && !ALWAYS_NULLABLE.has(field.kind);
   return {
     type: maybeRequired(scalar, required),
+    ...reads([column]),
     resolve: (row) => {
       const value = row[column];
       return value === null || value === undefined ? null : render(value, field);

@@ -1,5 +1,4 @@
 import { GraphQLUnionType } from 'graphql';
-import { modelOf } from '../resolve/context.js';
 import { listArgs } from './filter-args.js';
 import { buildObjectType } from './object-types.js';
 import { objectTypeName } from './names.js';
@@ -60,7 +59,7 @@ export class SchemaParts {
       const members = this.models.filter((m) => m.fieldMap.get(name)?.kind === 'generic_fk');
       const spec = GENERIC_UNIONS[name];
       const union = spec && members.length > 0
-        ? new GraphQLUnionType({ name: spec.union, types: () => members.map((m) => this.typeOf(m)), resolveType: (row: Row) => { const m = modelOf(row); return m ? objectTypeName(m) : undefined; } })
+        ? new GraphQLUnionType({ name: spec.union, types: () => members.map((m) => this.typeOf(m)), resolveType: (row: Row, ctx: GqlContext) => { const m = ctx.generic.get(row); return m ? objectTypeName(m) : undefined; } })
         : null;
       this.unions.set(name, union);
     }
