@@ -26,12 +26,14 @@ function decode(ctx: GqlContext, model: ResolvedModel, raw: Record<string, unkno
 
 /**
  * Rows of `model` by id, in one statement whatever their number, narrowed by `clause` (TRUE: no
- * narrowing, as a related object shows in a REST response whether or not its list would).
+ * narrowing, as a related object shows in a REST response whether or not its list would); only
+ * `columns` when given.
  */
-export async function readByIds(ctx: GqlContext, model: ResolvedModel, ids: readonly string[], clause: Clause = TRUE): Promise<Map<string, Row>> {
+export async function readByIds(ctx: GqlContext, model: ResolvedModel, ids: readonly string[], clause: Clause = TRUE, columns: readonly string[] | null = null): Promise<Map<string, Row>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0 || clause === FALSE) return new Map();
-  let query = ctx.services.dialect.db.selectFrom(model.table).selectAll(model.table).where(inList(ctx, col(model.table, 'id'), unique, idStorage(model)));
+  const from = ctx.services.dialect.db.selectFrom(model.table);
+  let query = (columns ? from.select(columns.map((c) => col(model.table, c).as(c))) : from.selectAll(model.table)).where(inList(ctx, col(model.table, 'id'), unique, idStorage(model)));
   if (clause !== TRUE) query = query.where(clause);
   const rows = decode(ctx, model, await query.execute());
   return new Map(rows.map((r) => [r.id, r]));

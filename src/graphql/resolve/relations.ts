@@ -24,11 +24,11 @@ export function toSlice(args: ListArgs): { limit: number | null; offset: number 
   return { limit: limit ? limit : null, offset };
 }
 
-/** The related object behind an FK value, whoever may list it (as a REST response nests it). */
-export function loadObject(ctx: GqlContext, model: ResolvedModel, id: unknown): Promise<Row | null> | null {
+/** The related object behind an FK value, whoever may list it (as a REST response nests it); only `columns` when given. */
+export function loadObject(ctx: GqlContext, model: ResolvedModel, id: unknown, columns: string[] | null = null): Promise<Row | null> | null {
   if (id === null || id === undefined) return null;
   const key = String(id);
-  return ctx.batcher.load(`object ${model.id}`, key, (ids) => readByIds(ctx, model, ids), null as Row | null).then((row) => {
+  return ctx.batcher.load(`object ${model.id} ${columns?.join(',') ?? '*'}`, key, (ids) => readByIds(ctx, model, ids, TRUE, columns), null as Row | null).then((row) => {
     if (row) ctx.spend(1);
     return row;
   });

@@ -13,15 +13,15 @@ import type { ListArgs } from './relations.js';
 /**
  * A top-level list (`devices(...)`): the REST list's rows for these filters in the model's
  * order, sliced by `offset` and `limit`, as many as the node budget allows; read as the REST
- * list reads its page (db/query/page.ts).
+ * list reads its page (db/query/page.ts), only the `columns` the selection shows when given.
  */
-export async function listRoot(ctx: GqlContext, model: ResolvedModel, args: ListArgs): Promise<Row[]> {
+export async function listRoot(ctx: GqlContext, model: ResolvedModel, args: ListArgs, columns: string[] | null = null): Promise<Row[]> {
   const { limit, offset } = toSlice(args);
   const where = await ctx.scope(model, toParams(args));
   if (where === FALSE) return [];
   const room = ctx.room();
   const terms = buildOrder(ctx.services.registry, model, undefined);
-  const page = await readPage({ exec: ctx.services.dialect.db, model, where, terms, limit: limit === null ? room : Math.min(limit, room), offset, shape: `${model.id}|` });
+  const page = await readPage({ exec: ctx.services.dialect.db, model, where, terms, limit: limit === null ? room : Math.min(limit, room), offset, shape: `${model.id}||${columns?.join(',') ?? '*'}`, ...(columns ? { columns } : {}) });
   const rows = page.rows.map((r) => ctx.services.store.decode(model, r));
   ctx.spend(rows.length);
   return rows;

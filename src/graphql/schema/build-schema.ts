@@ -2,6 +2,7 @@ import { GraphQLID, GraphQLList, GraphQLObjectType, GraphQLSchema } from 'graphq
 import { getRoot, listRoot } from '../resolve/roots.js';
 import { SchemaParts } from './schema-parts.js';
 import { toVarName } from './names.js';
+import { selectedColumns } from './selected-columns.js';
 import type { GraphQLFieldConfigMap } from 'graphql';
 import type { Services } from '../../ops/services.js';
 import type { GqlContext } from '../resolve/context.js';
@@ -20,7 +21,7 @@ function queryFields(parts: SchemaParts): GraphQLFieldConfigMap<unknown, GqlCont
     const list = toVarName(model.verbose_name_plural);
     if (single in fields || list in fields) continue;
     fields[single] = { type: parts.typeOf(model), args: { id: { type: GraphQLID } }, resolve: (_root, args: { id?: unknown }, ctx) => getRoot(ctx, model, args.id) };
-    fields[list] = { type: new GraphQLList(parts.typeOf(model)), args: parts.argsOf(model), resolve: (_root, args: ListArgs, ctx) => listRoot(ctx, model, args) };
+    fields[list] = { type: new GraphQLList(parts.typeOf(model)), args: parts.argsOf(model), resolve: (_root, args: ListArgs, ctx, info) => listRoot(ctx, model, args, selectedColumns(info, model)) };
   }
   return fields;
 }

@@ -41,7 +41,7 @@ function modelField(parts: SchemaParts, model: ResolvedModel, field: ResolvedFie
     if (!target) return undefined;
     const column = field.column as string;
     const type: GraphQLOutputType = field.nullable ? parts.typeOf(target) : new GraphQLNonNull(parts.typeOf(target));
-    return { type, ...reads([column]), resolve: (row, _args, ctx) => loadObject(ctx, target, row[column]) };
+    return { type, ...reads([column]), resolve: (row, _args, ctx, info) => loadObject(ctx, target, row[column], selectedColumns(info, target)) };
   }
   if (relation === 'm2m') {
     const target = parts.inSchema(field.to as string);
@@ -110,7 +110,7 @@ function declaredFields(parts: SchemaParts, model: ResolvedModel): Fields {
     const target = parts.inSchema(model.fieldMap.get(columns[0])?.to ?? '');
     if (!target) continue;
     const cols = columns.map((c) => model.fieldMap.get(c)?.column as string);
-    out[name] = { type: parts.typeOf(target), ...reads(cols), resolve: (row, _args, ctx) => loadObject(ctx, target, cols.map((c) => row[c]).find((v) => v !== null && v !== undefined)) };
+    out[name] = { type: parts.typeOf(target), ...reads(cols), resolve: (row, _args, ctx, info) => loadObject(ctx, target, cols.map((c) => row[c]).find((v) => v !== null && v !== undefined), selectedColumns(info, target)) };
   }
   return out;
 }
