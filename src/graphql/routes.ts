@@ -54,7 +54,7 @@ async function handle(services: Services, req: FastifyRequest, reply: FastifyRep
   reply.header('Allow', ALLOW);
   if (req.method === 'POST') return handlePost(services, req, reply);
   if (req.method === 'OPTIONS') {
-    return sendJson(reply, 200, { name: 'GraphQL', description: 'Query the database with a GraphQL query (POST `query`, optional `variables` and `operationName`).', renders: ['application/json', 'text/html'], parses: ['application/json', 'application/graphql'] });
+    return sendJson(reply, 200, { name: 'Graph QLDRFAPI', description: 'Read the database with a GraphQL query: POST `query`, optional `variables` and `operationName`.', renders: ['application/json', 'text/html', 'text/csv'], parses: ['application/json', 'text/csv'] });
   }
   throw new MethodNotAllowedError(req.method, ALLOW);
 }

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../core/errors.js';
+import { MethodNotAllowedError, NotFoundError } from '../core/errors.js';
 import { toRowId } from '../core/registry/row-id.js';
 import { requirePermission } from '../ops/permissions.js';
 import { notFound } from '../ops/read.js';
@@ -7,6 +7,7 @@ import { requestGeneration, toRequestContext } from '../api/request-context.js';
 import { runGraphql } from './execute.js';
 import { RUN_DOC } from './openapi.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Action } from '../ops/permissions.js';
 import type { Services } from '../ops/services.js';
 
 /**
@@ -29,6 +30,20 @@ async function runSaved(services: Services, req: FastifyRequest, reply: FastifyR
   return sendJson(reply, result.phase === 'syntax' ? 400 : 200, result.body);
 }
 
+const ACTIONS: Record<string, Action> = { GET: 'view', HEAD: 'view', PUT: 'change', PATCH: 'change', DELETE: 'delete' };
+
+/** Other methods: the permission their verb needs first (403), then 405, as the reference's action route answers. */
+function refuse(services: Services, req: FastifyRequest): never {
+  const action = ACTIONS[req.method];
+  if (action && req.actor) requirePermission(services, req.actor, action, services.registry.get('extras.graphqlquery'));
+  throw new MethodNotAllowedError(req.method, 'POST, OPTIONS');
+}
+
 export function registerSavedQueryRoutes(app: FastifyInstance, services: Services): void {
-  app.route({ method: ['POST'], url: '/api/extras/graphql-queries/:key/run/', config: { openapi: RUN_DOC }, handler: (req, reply) => runSaved(services, req, reply) });
+  app.route({
+    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/api/extras/graphql-queries/:key/run/',
+    config: { openapi: RUN_DOC },
+    handler: (req, reply) => (req.method === 'POST' ? runSaved(services, req, reply) : refuse(services, req)),
+  });
 }

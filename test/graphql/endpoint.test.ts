@@ -112,7 +112,7 @@ describe('POST /api/graphql/', () => {
     }
     const options = await t.call('OPTIONS', '/api/graphql/');
     assert.equal(options.status, 200);
-    assert.equal(options.body.name, 'GraphQL');
+    assert.equal(options.body.name, 'Graph QLDRFAPI');
   });
 });
 

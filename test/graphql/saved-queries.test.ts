@@ -55,5 +55,7 @@ describe('POST /api/extras/graphql-queries/{id}/run/', () => {
     const viewer = await makeUser(t, 'viewer', [{ object_types: ['extras.graphqlquery', 'dcim.location'], actions: ['view'] }]);
     const res = await viewer.call('POST', `${PATH}${saved.id}/run/`, {});
     assert.deepEqual([res.status, res.body], [403, { detail: 'You do not have permission to perform this action.' }]);
+    const get = await t.call('GET', `${PATH}${saved.id}/run/`);
+    assert.deepEqual([get.status, get.body, get.headers.allow], [405, { detail: 'Method "GET" not allowed.' }, 'POST, OPTIONS']);
   });
 });
