@@ -46,8 +46,8 @@ function modelField(parts: SchemaParts, model: ResolvedModel, field: ResolvedFie
   if (relation === 'm2m') {
     const target = parts.inSchema(field.to as string);
     if (!target) return undefined;
-    const relation = manyToMany(model, field, target, true);
-    return { ...listOf(parts, target, field.name !== 'tags'), ...reads([]), resolve: (row, args, ctx, info) => loadToMany(ctx, relation, row, args as ListArgs, selectedColumns(info, relation.child)) };
+    const link = manyToMany(model, field, target, true);
+    return { ...listOf(parts, target, field.name !== 'tags'), ...reads([]), resolve: (row, args, ctx, info) => loadToMany(ctx, link, row, args as ListArgs, selectedColumns(info, target)) };
   }
   const contentTypes = parts.inSchema('contenttypes.contenttype');
   if (relation === 'content_type') {
