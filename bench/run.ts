@@ -70,11 +70,11 @@ async function datasetCounts(client: ApiClient, catalog: Catalog): Promise<Recor
 /** One GET scenario under load, with the server's peak RSS over it. */
 async function measureRead(server: ChildServer, s: ReadScenario, settings: LoadSettings, counted: { statements: number; cpuMs: number } | null): Promise<ReadRow | string> {
   const headers = { ...HEADERS, ...s.headers };
-  const probe = await fetch(server.url + s.paths[0], { headers });
+  const probe = await fetch(server.url + s.paths[0], s.post === undefined ? { headers } : { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: s.post });
   const bytes = (await probe.arrayBuffer()).byteLength;
-  if (probe.status !== 200) return `${s.name} skipped: GET ${s.paths[0]} -> ${probe.status}`;
+  if (probe.status !== 200) return `${s.name} skipped: ${s.post === undefined ? 'GET' : 'POST'} ${s.paths[0]} -> ${probe.status}`;
   const mem = watchMemory(server.pid);
-  const fig = await drive({ base: server.url, paths: s.paths, headers, settings });
+  const fig = await drive({ base: server.url, paths: s.paths, headers, settings, post: s.post });
   return { ...fig, name: s.name, path: s.paths.length > 1 ? `${s.paths[0]} (+${s.paths.length - 1} more)` : s.paths[0], list: s.list, floorRatio: null, statements: counted?.statements ?? null, cpuMs: counted?.cpuMs ?? null, bytes, peakRssMb: mem.stop().peakMb };
 }
 
@@ -134,8 +134,8 @@ async function main(): Promise<number> {
     const guard = await runGuard(app, guardPaths(catalog, counts));
     const statements = new Map<string, { statements: number; cpuMs: number }>();
     for (const s of scenarios) {
-      await countStatements(app, s.paths[0]);
-      statements.set(s.name, { statements: (await countStatements(app, s.paths[0])).statements, cpuMs: await cpuPerRequest(app, s.paths[0]) });
+      await countStatements(app, s.paths[0], s.post);
+      statements.set(s.name, { statements: (await countStatements(app, s.paths[0], s.post)).statements, cpuMs: await cpuPerRequest(app, s.paths[0], 20, s.post) });
     }
     const writeStatements = opts.guardOnly ? [] : await countWriteStatements(app, fixtures);
     const dbVersion = await databaseVersion(app);

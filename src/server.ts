@@ -1,3 +1,4 @@
+import './server-env.js';
 import cluster from 'node:cluster';
 import { buildApp } from './api/app.js';
 import { loadConfig } from './core/config.js';

@@ -6,13 +6,14 @@ export type LoadSettings = { connections: number; duration: number; warmup: numb
 export type LoadFigures = { rps: number; p50: number; p99: number; mean: number; requests: number; errors: number; non2xx: number; timeouts: number };
 
 /** One autocannon run over `paths` (taken in turn), after an unrecorded warm-up of the same kind. */
-export async function drive(opts: { base: string; paths: string[]; headers: Record<string, string>; settings: LoadSettings }): Promise<LoadFigures> {
+export async function drive(opts: { base: string; paths: string[]; headers: Record<string, string>; settings: LoadSettings; post?: string }): Promise<LoadFigures> {
   let next = 0;
   const spec = (duration: number): Options => ({
     url: opts.base + opts.paths[0],
     connections: opts.settings.connections,
     duration,
-    headers: opts.headers,
+    headers: opts.post === undefined ? opts.headers : { ...opts.headers, 'content-type': 'application/json' },
+    ...(opts.post === undefined ? {} : { method: 'POST' as const, body: opts.post }),
     timeout: 30,
     requests: opts.paths.length > 1
       ? [{ setupRequest: (req) => ({ ...req, path: opts.paths[next++ % opts.paths.length] }) }]

@@ -18,14 +18,20 @@ export function trackHandlerStatements(app: FastifyInstance): void {
   app.addHook('preHandler', async () => { handlerStart.set(app, app.services.dialect.queryCount()); });
 }
 
+/** A scenario's request for inject(): a GET, or a POST of a JSON body (GraphQL). */
+export function request(url: string, post?: string) {
+  const headers = { ...FRESH, authorization: `Token ${BENCH_TOKEN}`, accept: 'application/json' };
+  return post === undefined ? { method: 'GET' as const, url, headers } : { method: 'POST' as const, url, headers: { ...headers, 'content-type': 'application/json' }, payload: post };
+}
+
 /**
  * SQL statements one request costs, counted through the dialect's hook (in-process, inject()):
  * the whole request, and from the handler on (`handler`, the whole request when not tracked).
  */
-export async function countStatements(app: FastifyInstance, url: string): Promise<{ statements: number; handler: number; status: number; rows: number | null }> {
+export async function countStatements(app: FastifyInstance, url: string, post?: string): Promise<{ statements: number; handler: number; status: number; rows: number | null }> {
   const before = app.services.dialect.queryCount();
   handlerStart.delete(app);
-  const res = await app.inject({ method: 'GET', url, headers: { ...FRESH, authorization: `Token ${BENCH_TOKEN}`, accept: 'application/json' } });
+  const res = await app.inject(request(url, post));
   const after = app.services.dialect.queryCount();
   const statements = after - before;
   const handler = after - (handlerStart.get(app) ?? before);
@@ -42,11 +48,10 @@ export async function countStatements(app: FastifyInstance, url: string): Promis
  * warm-up), through inject(). Less sensitive than req/s to other work on the machine; it
  * includes SQLite's work but not a PostgreSQL server's.
  */
-export async function cpuPerRequest(app: FastifyInstance, url: string, times = 20): Promise<number> {
-  const headers = { ...FRESH, authorization: `Token ${BENCH_TOKEN}`, accept: 'application/json' };
-  await app.inject({ method: 'GET', url, headers });
+export async function cpuPerRequest(app: FastifyInstance, url: string, times = 20, post?: string): Promise<number> {
+  await app.inject(request(url, post));
   const before = process.cpuUsage();
-  for (let i = 0; i < times; i += 1) await app.inject({ method: 'GET', url, headers });
+  for (let i = 0; i < times; i += 1) await app.inject(request(url, post));
   const used = process.cpuUsage(before);
   return (used.user + used.system) / 1000 / times;
 }

@@ -1,8 +1,17 @@
 import type { Catalog } from './catalog.js';
 import type { Fixtures } from './fixtures.js';
 
-/** A read scenario: GET requests over `paths` in turn; `list` ones are compared to the floor. */
-export type ReadScenario = { name: string; paths: string[]; list: boolean; headers?: Record<string, string> };
+/**
+ * A read scenario: GET requests over `paths` in turn (a POST of `post`'s JSON body for a query
+ * endpoint such as GraphQL's); `list` ones are compared to the floor.
+ */
+export type ReadScenario = { name: string; paths: string[]; list: boolean; headers?: Record<string, string>; post?: string };
+
+/** The GraphQL scenario's query: 50 devices with their interfaces' addresses, location, platform and tags. */
+export const GRAPHQL_DEVICES = '{ devices(limit: 50) { name location { name } platform { name network_driver } tags { name } interfaces { name ip_addresses { address } } } }';
+
+/** Its REST counterpart: the same 50 devices' page at depth 2 (location, platform, tags and more nested). */
+export const REST_DEVICES_DEPTH_2 = '/api/dcim/devices/?limit=50&depth=2';
 
 /** Request headers that make the service render afresh (its response cache bypassed). */
 const UNCACHED = { 'cache-control': 'no-cache' };
@@ -36,6 +45,8 @@ export function readScenarios(catalog: Catalog, fx: Fixtures, counts: Record<str
   if (usable('dcim', 'devices')) {
     s.push({ name: 'devices list, limit 50, depth 0', paths: ['/api/dcim/devices/?limit=50'], list: true });
     s.push({ name: 'devices list, limit 50, depth 1', paths: ['/api/dcim/devices/?limit=50&depth=1'], list: true });
+    s.push({ name: 'devices list, limit 50, depth 2, uncached', paths: [REST_DEVICES_DEPTH_2], list: true, headers: UNCACHED });
+    s.push({ name: 'GraphQL: 50 devices with interfaces, IP addresses, location, platform, tags', paths: ['/api/graphql/'], list: true, post: JSON.stringify({ query: GRAPHQL_DEVICES }) });
   }
   if (catalog.has('dcim', 'interfaces') && counts.interfaces > 0) s.push({ name: 'interfaces list, limit 50, depth 0', paths: ['/api/dcim/interfaces/?limit=50'], list: true });
   if (usable('dcim', 'interfaces') && fx.deviceId) s.push({ name: 'interfaces filtered by device (FK)', paths: [`/api/dcim/interfaces/?limit=50&device=${fx.deviceId}`], list: true });

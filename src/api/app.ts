@@ -18,6 +18,7 @@ import { registerBodyParsers } from './plugins/body.js';
 import { registerErrorHandler, sendError } from './plugins/errors.js';
 import { registerVersioning } from './plugins/versioning.js';
 import { registerRoots } from './roots/roots.js';
+import { registerGraphql } from '../graphql/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
 import type { Dialect } from '../db/dialects/dialect.js';
@@ -65,6 +66,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   registerRoots(app, services);
   registerOpenApi(app, services);
   for (const routes of APP_ROUTES) routes(app, services);
+  registerGraphql(app, services);
   registerModelRoutes(app, services);
   registerNotesRoutes(app, services);
   registerNotFound(app);

@@ -15,6 +15,10 @@ export type Config = {
   superuser?: { name: string; password?: string; token?: string };
   /** Megabytes of rendered GET responses kept until the next write (0 turns the cache off). */
   responseCacheMb: number;
+  /** Levels of objects a GraphQL query may nest (0: no maximum). */
+  graphqlMaxDepth: number;
+  /** Objects a GraphQL response may hold (0: no maximum). */
+  graphqlMaxNodes: number;
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
@@ -44,6 +48,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL || 'info',
     workers: toInt(env.WORKERS, 1, 'WORKERS') || 1,
     responseCacheMb: toInt(env.RESPONSE_CACHE_MB, 64, 'RESPONSE_CACHE_MB'),
+    graphqlMaxDepth: toInt(env.GRAPHQL_MAX_DEPTH, 10, 'GRAPHQL_MAX_DEPTH'),
+    graphqlMaxNodes: toInt(env.GRAPHQL_MAX_NODES, 100_000, 'GRAPHQL_MAX_NODES'),
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
     superuser: name
       ? { name, password: env.SUPERUSER_PASSWORD || undefined, token: env.SUPERUSER_API_TOKEN || undefined }

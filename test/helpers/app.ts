@@ -91,18 +91,20 @@ export async function withGeneration<T>(t: TestApp, generation: string, fn: () =
 let countingGeneration = 0;
 
 /**
- * Statements one GET's handler costs, rendered afresh (the response cache bypassed); fails on any
- * non-200. Authentication is left out, and so are the reads kept per write generation (token
- * look-ups, custom field keys): on PostgreSQL other test files move the generation at any moment,
- * so they would be paid by some requests and not others. The generation is held still for a
- * first request, which pays them, and the counted one.
+ * Statements one request's handler costs (a GET unless `request` says otherwise), rendered afresh
+ * (the response cache bypassed); fails on any non-200. Authentication is left out, and so are the
+ * reads kept per write generation (token look-ups, custom field keys, the GraphQL schema's
+ * definitions): on PostgreSQL other test files move the generation at any moment, so they would
+ * be paid by some requests and not others. The generation is held still for a first request,
+ * which pays them, and the counted one.
  */
-export async function countStatements(t: TestApp, url: string): Promise<number> {
+export async function countStatements(t: TestApp, url: string, request: { method?: InjectOptions['method']; body?: unknown } = {}): Promise<number> {
   return withGeneration(t, `counting-${(countingGeneration += 1)}`, async () => {
     const fresh = { headers: { 'cache-control': 'no-cache' } };
-    await t.call('GET', url, undefined, fresh);
-    const res = await t.call('GET', url, undefined, fresh);
-    if (res.status !== 200) throw new Error(`GET ${url} -> ${res.status}: ${res.raw}`);
+    const method = request.method ?? 'GET';
+    await t.call(method, url, request.body, fresh);
+    const res = await t.call(method, url, request.body, fresh);
+    if (res.status !== 200) throw new Error(`${method} ${url} -> ${res.status}: ${res.raw}`);
     return t.app.services.dialect.queryCount() - (handlerStart.get(t.app) as number);
   });
 }

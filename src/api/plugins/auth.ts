@@ -5,6 +5,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, Services } from '../../ops/services.js';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** POSTs that only read: a read-only token may send them (the reference's GraphQL view asks only for a user). */
+const READING_POSTS = new Set(['/api/graphql/']);
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** An unauthenticated reader let in by EXEMPT_VIEW_PERMISSIONS=*: no grants, matches no `$user`. */
@@ -50,7 +52,7 @@ export function registerAuth(app: FastifyInstance, services: Services): void {
       req.actor = ANONYMOUS;
       return;
     }
-    if (!actor.write_enabled && !SAFE.has(req.method)) throw new PermissionDeniedError();
+    if (!actor.write_enabled && !SAFE.has(req.method) && !READING_POSTS.has(req.url.split('?')[0])) throw new PermissionDeniedError();
     req.actor = actor;
   });
 }

@@ -16,7 +16,7 @@ const FIXED_ROOTS: Record<string, string[]> = { apps: [], plugins: [] };
 
 /** `/api/` and `/api/<app>/` listings, `/api/status/`, and `/health/` for load balancers. */
 export function registerRoots(app: FastifyInstance, services: Services): void {
-  const apps = new Set([...services.registry.apps, ...Object.keys(FIXED_ROOTS), 'status']);
+  const apps = new Set([...services.registry.apps, ...Object.keys(FIXED_ROOTS), 'status', 'graphql']);
   app.get('/api/', async (req, reply) => {
     const base = baseUrl(req);
     const body: Record<string, string> = {};
@@ -25,7 +25,7 @@ export function registerRoots(app: FastifyInstance, services: Services): void {
   });
   app.get('/api/:app/', async (req, reply) => {
     const { app: label } = req.params as { app: string };
-    if (!apps.has(label) || label === 'status') throw new NotFoundError('Not found.', { versioned: false });
+    if (!apps.has(label) || label === 'status' || label === 'graphql') throw new NotFoundError('Not found.', { versioned: false });
     const base = baseUrl(req);
     const paths = [...services.registry.models.filter((m) => m.app === label && !m.internal).map((m) => m.path), ...(services.registry.rootPaths.get(label) ?? [])].sort();
     return sendJson(reply, 200, Object.fromEntries(paths.map((p) => [p, `${base}/api/${label}/${p}/`])));

@@ -182,7 +182,7 @@ export function resolveModel(model: AuthoredModel): ResolvedModel {
     creatable: model.creatable ?? true,
     before_save: model.before_save,
     unique_messages: Object.freeze({ ...(model.unique_messages ?? {}) }),
-    class_name: toClassName(model.verbose_name),
+    class_name: model.class_name ?? toClassName(model.verbose_name),
     change_related: resolveChangeRelated(id, model.change_related, fieldMap),
   });
 }

@@ -214,6 +214,8 @@ export type AuthoredModel = {
   head_order?: string[];
   /** `object_type` when it differs from `<app>.<model>` (e.g. `auth.group` served under users). */
   object_type?: string;
+  /** The reference's model class name when the verbose name does not spell it (`IPAddressToInterface`). */
+  class_name?: string;
   /**
    * Primary key: a UUID the service (or client) gives (default), or an auto-increment integer
    * the database sequence gives, read-only in the API (reference `auth.group`).

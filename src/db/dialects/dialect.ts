@@ -53,6 +53,11 @@ export type Dialect = {
    * the database has no array parameters.
    */
   unnestRows?(types: string[]): RawBuilder<unknown>;
+  /**
+   * `column IN (<valueList>)`: a list of any length bound as one parameter (a JSON array read by
+   * json_each, a PostgreSQL array), so a batched read costs one statement whatever its size.
+   */
+  valueList(values: readonly unknown[], storage: Storage): RawBuilder<unknown>;
   /** Locks rows/tables for an allocation in the current transaction, where the database needs it. */
   lockTable(trx: Kysely<any>, table: string): Promise<void>;
   /**

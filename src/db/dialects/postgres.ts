@@ -48,6 +48,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     },
     decodes: new Set(Object.keys(DECODERS) as Storage[]),
     ilike: (column, pattern) => sql`${column}::text ILIKE ${pattern}`,
+    valueList: (values, storage) => sql`SELECT unnest(${values}::${sql.raw(TYPES[storage])}[])`,
     // OFFSET 0 keeps the planner from flattening the subquery back into a join.
     joinProbe: (table, alias, on) => sql`CROSS JOIN LATERAL (SELECT * FROM ${sql.table(table)} AS ${sql.id(alias)} WHERE ${on} OFFSET 0) AS ${sql.id(alias)}`,
     unnestRows: (types) => sql`unnest(${sql.join(types.map((type) => sql`${null}::${sql.raw(type)}[]`))})`,

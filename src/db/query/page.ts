@@ -13,10 +13,10 @@ type Page = { count: number; rows: Raw[] };
 
 /**
  * What to read: the model's rows matching `where`, in `terms` order, `limit` (null: all) from
- * `offset`; `idsOnly` reads just their ids. `shape` names the order (model and sort): the
+ * `offset`; `idsOnly` reads just their ids, `columns` just those columns (named in `shape`). `shape` names the order (model and sort): the
  * statements of an unfiltered list are then compiled once per shape.
  */
-export type PageQuery = { exec: Exec; model: ResolvedModel; where: Clause; terms: OrderTerm[]; limit: number | null; offset: number; idsOnly?: boolean; shape?: string };
+export type PageQuery = { exec: Exec; model: ResolvedModel; where: Clause; terms: OrderTerm[]; limit: number | null; offset: number; idsOnly?: boolean; shape?: string; columns?: readonly string[] };
 
 /** SQL texts by database handle and statement key (unfiltered lists: their only parameters are limit and offset). */
 const texts = new WeakMap<Exec, Map<string, string>>();
@@ -41,7 +41,8 @@ async function run(exec: Exec, query: { compile(): CompiledQuery }, key: string 
 }
 
 function columns(q: PageQuery, from: Select): Select {
-  return q.idsOnly ? from.select(`${q.model.table}.id`) : from.selectAll(q.model.table);
+  if (q.idsOnly) return from.select(`${q.model.table}.id`);
+  return q.columns ? from.select(q.columns.map((c) => col(q.model.table, c).as(c))) : from.selectAll(q.model.table);
 }
 
 

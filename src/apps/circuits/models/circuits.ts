@@ -10,7 +10,7 @@ const text = (value: unknown): string => (value === null || value === undefined 
 export const circuitType = defineModel({
   app: 'circuits', model: 'circuittype', verbose_name: 'circuit type', verbose_name_plural: 'circuit types', path: 'circuit-types',
   base: 'organizational',
-  features: ['dynamic_groups', 'contacts', 'metadata'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata'],
   fields: {
     circuit_count: f.count('circuits.circuit', 'circuit_type'),
     name: f.string({ max_length: 255, required: true, unique: true }),
@@ -25,7 +25,7 @@ export const circuitType = defineModel({
 export const circuit = defineModel({
   app: 'circuits', model: 'circuit', verbose_name: 'circuit', verbose_name_plural: 'circuits', path: 'circuits',
   base: 'primary',
-  features: ['statuses', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'statuses', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     cid: f.string({ max_length: 255, required: true, label: 'Circuit ID' }),
     install_date: f.date({ nullable: true, label: 'Date installed' }),
@@ -36,8 +36,8 @@ export const circuit = defineModel({
     provider: f.fk('circuits.provider', { required: true }),
     circuit_type: f.fk('circuits.circuittype', { required: true }),
     tenant: f.fk('tenancy.tenant', { nullable: true }),
-    circuit_termination_a: f.fk('circuits.circuittermination', { nullable: true, read_only: true, on_delete: 'SET_NULL' }),
-    circuit_termination_z: f.fk('circuits.circuittermination', { nullable: true, read_only: true, on_delete: 'SET_NULL' }),
+    circuit_termination_a: f.fk('circuits.circuittermination', { nullable: true, read_only: true, on_delete: 'SET_NULL', related_name: '+' }),
+    circuit_termination_z: f.fk('circuits.circuittermination', { nullable: true, read_only: true, on_delete: 'SET_NULL', related_name: '+' }),
   },
   natural_key: ['provider', 'cid'],
   unique_together: [['provider', 'cid']],
@@ -59,7 +59,7 @@ export const circuitTermination = defineModel({
   app: 'circuits', model: 'circuittermination', verbose_name: 'circuit termination', verbose_name_plural: 'circuit terminations', path: 'circuit-terminations',
   base: 'primary',
   change_related: 'circuit',
-  features: ['locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links', 'cable_terminations'],
+  features: ['graphql', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links', 'cable_terminations'],
   fields: {
     ...pathEndpointFields(),
     term_side: f.choice(CircuitTerminationSideChoices, { required: true, label: 'Termination', render_as: 'value' }),
@@ -68,7 +68,7 @@ export const circuitTermination = defineModel({
     xconnect_id: f.string({ max_length: 255, default: '', label: 'Cross-connect ID' }),
     pp_info: f.string({ max_length: 255, default: '', label: 'Patch panel/port(s)' }),
     description: f.string({ max_length: 255, default: '' }),
-    cable: f.fk('dcim.cable', { nullable: true, read_only: true, on_delete: 'SET_NULL' }),
+    cable: f.fk('dcim.cable', { nullable: true, read_only: true, on_delete: 'SET_NULL', related_name: '+' }),
     circuit: f.fk('circuits.circuit', { required: true, on_delete: 'CASCADE', related_name: 'circuit_terminations' }),
     location: f.fk('dcim.location', { nullable: true, tree_filter: true }),
     provider_network: f.fk('circuits.providernetwork', { nullable: true }),

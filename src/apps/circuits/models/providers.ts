@@ -8,7 +8,7 @@ const text = (value: unknown): string => (value === null || value === undefined 
 export const provider = defineModel({
   app: 'circuits', model: 'provider', verbose_name: 'provider', verbose_name_plural: 'providers', path: 'providers',
   base: 'primary',
-  features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     circuit_count: f.count('circuits.circuit', 'provider'),
     name: f.string({ max_length: 255, required: true, unique: true }),
@@ -30,7 +30,7 @@ export const provider = defineModel({
 export const providerNetwork = defineModel({
   app: 'circuits', model: 'providernetwork', verbose_name: 'provider network', verbose_name_plural: 'provider networks', path: 'provider-networks',
   base: 'primary',
-  features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     name: f.string({ max_length: 255, required: true }),
     description: f.string({ max_length: 255, default: '' }),

@@ -10,7 +10,7 @@ const text = (value: unknown): string => (value === null || value === undefined 
 export const cable = defineModel({
   app: 'dcim', model: 'cable', verbose_name: 'cable', verbose_name_plural: 'cables', path: 'cables',
   base: 'primary',
-  features: ['statuses', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'statuses', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     termination_a_type: f.contentType({ required: true, content_type_feature: 'cable_terminations' }),
     termination_b_type: f.contentType({ required: true, content_type_feature: 'cable_terminations' }),
@@ -44,6 +44,7 @@ export const cable = defineModel({
 export const cablePath = defineModel({
   app: 'dcim', model: 'cablepath', verbose_name: 'cable path', verbose_name_plural: 'cable paths', path: 'cable-paths',
   base: 'base',
+  features: ['graphql'],
   read_only: true,
   // The reference stores paths but serves no endpoint for them (catalogue: "no REST endpoint").
   internal: true,

@@ -7,7 +7,7 @@ import { controllerOneHost, managedGroupFollowsParent } from '../rules/controlle
 export const controller = defineModel({
   app: 'dcim', model: 'controller', verbose_name: 'controller', verbose_name_plural: 'controllers', path: 'controllers',
   base: 'primary',
-  features: ['statuses', 'roles', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'statuses', 'roles', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     capabilities: f.json({ nullable: true, options_type: 'list' }),
     name: f.string({ max_length: 255, required: true, unique: true }),
@@ -32,7 +32,7 @@ export const controller = defineModel({
 export const controllerManagedDeviceGroup = defineModel({
   app: 'dcim', model: 'controllermanageddevicegroup', verbose_name: 'controller managed device group', verbose_name_plural: 'controller managed device groups', path: 'controller-managed-device-groups',
   base: 'primary',
-  features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   tree: true,
   fields: {
     capabilities: f.json({ nullable: true, options_type: 'list' }),

@@ -13,7 +13,7 @@ const text = (value: unknown): string => (value === null || value === undefined 
 export const manufacturer = defineModel({
   app: 'dcim', model: 'manufacturer', verbose_name: 'manufacturer', verbose_name_plural: 'manufacturers', path: 'manufacturers',
   base: 'organizational',
-  features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks'],
   fields: {
     device_type_count: f.count('dcim.devicetype', 'manufacturer'),
     inventory_item_count: f.count('dcim.inventoryitem', 'manufacturer'),
@@ -30,7 +30,7 @@ export const manufacturer = defineModel({
 export const deviceFamily = defineModel({
   app: 'dcim', model: 'devicefamily', verbose_name: 'device family', verbose_name_plural: 'device families', path: 'device-families',
   base: 'primary',
-  features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     device_type_count: f.count('dcim.devicetype', 'device_family'),
     name: f.string({ max_length: 255, required: true, unique: true }),
@@ -45,7 +45,7 @@ export const deviceFamily = defineModel({
 export const deviceType = defineModel({
   app: 'dcim', model: 'devicetype', verbose_name: 'device type', verbose_name_plural: 'device types', path: 'device-types',
   base: 'primary',
-  features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     subdevice_role: f.choice(SubdeviceRoleChoices, { default: '', options_type: 'field' }),
     front_image: f.string({ default: '', options_type: 'image upload' }),
@@ -73,7 +73,7 @@ export const deviceType = defineModel({
 export const platform = defineModel({
   app: 'dcim', model: 'platform', verbose_name: 'platform', verbose_name_plural: 'platforms', path: 'platforms',
   base: 'organizational',
-  features: ['dynamic_groups', 'contacts', 'metadata'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata'],
   fields: {
     network_driver_mappings: f.json({ nullable: true, read_only: true, options_type: 'field' }),
     device_count: f.count('dcim.device', 'platform'),
@@ -94,7 +94,7 @@ export const platform = defineModel({
 export const device = defineModel({
   app: 'dcim', model: 'device', verbose_name: 'device', verbose_name_plural: 'devices', path: 'devices',
   base: 'primary',
-  features: ['statuses', 'roles', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'statuses', 'roles', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     face: f.choice(DeviceFaceChoices, { default: '', options_type: 'field' }),
     local_config_context_data: f.json({ nullable: true, options_type: 'field' }),
@@ -117,8 +117,8 @@ export const device = defineModel({
     platform: f.fk('dcim.platform', { nullable: true, on_delete: 'SET_NULL' }),
     location: f.fk('dcim.location', { required: true, tree_filter: true }),
     rack: f.fk('dcim.rack', { nullable: true }),
-    primary_ip4: f.fk('ipam.ipaddress', { nullable: true, label: 'Primary IPv4', on_delete: 'SET_NULL' }),
-    primary_ip6: f.fk('ipam.ipaddress', { nullable: true, label: 'Primary IPv6', on_delete: 'SET_NULL' }),
+    primary_ip4: f.fk('ipam.ipaddress', { nullable: true, label: 'Primary IPv4', on_delete: 'SET_NULL', related_name: 'primary_ip4_for' }),
+    primary_ip6: f.fk('ipam.ipaddress', { nullable: true, label: 'Primary IPv6', on_delete: 'SET_NULL', related_name: 'primary_ip6_for' }),
     cluster: f.fk('virtualization.cluster', { nullable: true, on_delete: 'SET_NULL' }),
     virtual_chassis: f.fk('dcim.virtualchassis', { nullable: true, on_delete: 'SET_NULL', related_name: 'members' }),
     device_redundancy_group: f.fk('dcim.deviceredundancygroup', { nullable: true, label: 'Device Redundancy Group', on_delete: 'SET_NULL' }),
@@ -160,12 +160,12 @@ export const device = defineModel({
 export const virtualChassis = defineModel({
   app: 'dcim', model: 'virtualchassis', verbose_name: 'virtual chassis', verbose_name_plural: 'virtual chassis', path: 'virtual-chassis',
   base: 'primary',
-  features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     member_count: f.count('dcim.device', 'virtual_chassis'),
     name: f.string({ max_length: 255, required: true, unique: true }),
     domain: f.string({ max_length: 255, default: '' }),
-    master: f.fk('dcim.device', { nullable: true, unique: true }),
+    master: f.fk('dcim.device', { nullable: true, unique: true, related_name: 'vc_master_for' }),
   },
   natural_key: ['name'],
   ordering: ['name'],

@@ -9,7 +9,7 @@ const text = (value: unknown): string => (value === null || value === undefined 
 export const moduleFamily = defineModel({
   app: 'dcim', model: 'modulefamily', verbose_name: 'module family', verbose_name_plural: 'module families', path: 'module-families',
   base: 'primary',
-  features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links', '-tags'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links', '-tags'],
   fields: {
     module_type_count: f.count('dcim.moduletype', 'module_family'),
     module_bay_count: f.count('dcim.modulebay', 'module_family'),
@@ -31,7 +31,7 @@ export const moduleFamily = defineModel({
 export const moduleType = defineModel({
   app: 'dcim', model: 'moduletype', verbose_name: 'module type', verbose_name_plural: 'module types', path: 'module-types',
   base: 'primary',
-  features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     model: f.string({ max_length: 255, required: true }),
     part_number: f.string({ max_length: 255, default: '' }),
@@ -56,12 +56,12 @@ export const moduleType = defineModel({
 export const module = defineModel({
   app: 'dcim', model: 'module', verbose_name: 'module', verbose_name_plural: 'modules', path: 'modules',
   base: 'primary',
-  features: ['statuses', 'roles', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'statuses', 'roles', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     serial: f.string({ max_length: 255, nullable: true, label: 'Serial number' }),
     asset_tag: f.string({ max_length: 255, nullable: true, unique: true }),
     module_type: f.fk('dcim.moduletype', { required: true }),
-    parent_module_bay: f.fk('dcim.modulebay', { nullable: true, unique: true, on_delete: 'CASCADE' }),
+    parent_module_bay: f.fk('dcim.modulebay', { nullable: true, unique: true, on_delete: 'CASCADE', related_name: 'installed_module' }),
     status: f.status({ required: true }),
     role: f.role(),
     tenant: f.fk('tenancy.tenant', { nullable: true }),

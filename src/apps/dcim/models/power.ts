@@ -8,7 +8,7 @@ import { POWER_FEED_RULES, fillFeedDerived, panelWithinGroupLocation } from '../
 export const powerPanel = defineModel({
   app: 'dcim', model: 'powerpanel', verbose_name: 'power panel', verbose_name_plural: 'power panels', path: 'power-panels',
   base: 'primary',
-  features: ['locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     panel_type: f.choice(PowerPanelTypeChoices, { default: '', options_type: 'field' }),
     power_path: f.choice(PowerPathChoices, { default: '', options_type: 'field' }),
@@ -29,7 +29,7 @@ export const powerPanel = defineModel({
 export const powerFeed = defineModel({
   app: 'dcim', model: 'powerfeed', verbose_name: 'power feed', verbose_name_plural: 'power feeds', path: 'power-feeds',
   base: 'primary',
-  features: ['statuses', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links', 'cable_terminations'],
+  features: ['graphql', 'statuses', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links', 'cable_terminations'],
   fields: {
     ...pathEndpointFields(),
     type: f.choice(PowerFeedTypeChoices, { default: 'primary', options_type: 'field' }),
@@ -44,9 +44,9 @@ export const powerFeed = defineModel({
     breaker_position: f.positiveInteger({ nullable: true, max_value: 2147483647 }),
     available_power: f.integer({ default: 0, read_only: true }),
     comments: f.text({ default: '' }),
-    cable: f.fk('dcim.cable', { nullable: true, on_delete: 'SET_NULL' }),
+    cable: f.fk('dcim.cable', { nullable: true, on_delete: 'SET_NULL', related_name: '+' }),
     power_panel: f.fk('dcim.powerpanel', { required: true }),
-    destination_panel: f.fk('dcim.powerpanel', { nullable: true }),
+    destination_panel: f.fk('dcim.powerpanel', { nullable: true, related_name: 'feeders' }),
     rack: f.fk('dcim.rack', { nullable: true }),
     status: f.status({ required: true }),
   },

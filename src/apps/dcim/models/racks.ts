@@ -11,7 +11,7 @@ const text = (value: unknown): string => (value === null || value === undefined 
 export const rackGroup = defineModel({
   app: 'dcim', model: 'rackgroup', verbose_name: 'rack group', verbose_name_plural: 'rack groups', path: 'rack-groups',
   base: 'organizational',
-  features: ['locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates'],
+  features: ['graphql', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates'],
   tree: true,
   fields: {
     tree_depth: f.treeDepth(),
@@ -32,7 +32,7 @@ export const rackGroup = defineModel({
 export const rack = defineModel({
   app: 'dcim', model: 'rack', verbose_name: 'rack', verbose_name_plural: 'racks', path: 'racks',
   base: 'primary',
-  features: ['statuses', 'roles', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'statuses', 'roles', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     type: f.choice(RackTypeChoices, { default: '', options_type: 'field' }),
     width: f.choice(RackWidthChoices, { default: 19, options_type: 'field' }),
@@ -68,7 +68,7 @@ export const rack = defineModel({
 export const rackReservation = defineModel({
   app: 'dcim', model: 'rackreservation', verbose_name: 'rack reservation', verbose_name_plural: 'rack reservations', path: 'rack-reservations',
   base: 'primary',
-  features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     units: f.json({ required: true, options_type: 'field' }),
     description: f.string({ max_length: 255, required: true }),

@@ -9,14 +9,14 @@ const text = (value: unknown): string => (value === null || value === undefined 
 export const interfaceRedundancyGroup = defineModel({
   app: 'dcim', model: 'interfaceredundancygroup', verbose_name: 'interface redundancy group', verbose_name_plural: 'interface redundancy groups', path: 'interface-redundancy-groups',
   base: 'primary',
-  features: ['statuses', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'statuses', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     protocol: f.choice(InterfaceRedundancyGroupProtocolChoices, { required: true, blank: true, options_type: 'field' }),
     name: f.string({ max_length: 255, required: true, unique: true }),
     description: f.string({ max_length: 255, default: '' }),
     protocol_group_id: f.string({ max_length: 255, default: '' }),
     status: f.status({ required: true }),
-    secrets_group: f.fk('extras.secretsgroup', { nullable: true, on_delete: 'SET_NULL' }),
+    secrets_group: f.fk('extras.secretsgroup', { nullable: true, on_delete: 'SET_NULL', related_name: 'interfaceredundancygroup_set' }),
     virtual_ip: f.fk('ipam.ipaddress', { nullable: true, on_delete: 'CASCADE' }),
     interfaces: f.m2m('dcim.interface', { read_only: true }),
   },
@@ -29,7 +29,7 @@ export const interfaceRedundancyGroup = defineModel({
 export const interfaceRedundancyGroupAssociation = defineModel({
   app: 'dcim', model: 'interfaceredundancygroupassociation', verbose_name: 'interface redundancy group association', verbose_name_plural: 'interface redundancy group associations', path: 'interface-redundancy-group-associations',
   base: 'base',
-  features: ['change_logging'],
+  features: ['graphql', 'change_logging'],
   fields: {
     priority: f.positiveInteger({ required: true }),
     interface_redundancy_group: f.fk('dcim.interfaceredundancygroup', { required: true, on_delete: 'CASCADE' }),
@@ -53,7 +53,7 @@ export const interfaceRedundancyGroupAssociation = defineModel({
 export const deviceRedundancyGroup = defineModel({
   app: 'dcim', model: 'deviceredundancygroup', verbose_name: 'device redundancy group', verbose_name_plural: 'device redundancy groups', path: 'device-redundancy-groups',
   base: 'primary',
-  features: ['statuses', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'statuses', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     failover_strategy: f.choice(DeviceRedundancyGroupFailoverStrategyChoices, { default: '', options_type: 'field' }),
     name: f.string({ max_length: 255, required: true, unique: true }),

@@ -9,7 +9,7 @@ const text = (value: unknown): string => (value === null || value === undefined 
 export const softwareVersion = defineModel({
   app: 'dcim', model: 'softwareversion', verbose_name: 'software version', verbose_name_plural: 'software versions', path: 'software-versions',
   base: 'primary',
-  features: ['statuses', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'statuses', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     version: f.string({ max_length: 255, required: true }),
     alias: f.string({ max_length: 255, default: '' }),
@@ -18,7 +18,7 @@ export const softwareVersion = defineModel({
     documentation_url: f.url({ max_length: 200, default: '', label: 'Documentation URL' }),
     long_term_support: f.boolean({ label: 'Long Term Support' }),
     pre_release: f.boolean({ label: 'Pre-Release' }),
-    platform: f.fk('dcim.platform', { required: true, on_delete: 'CASCADE' }),
+    platform: f.fk('dcim.platform', { required: true, on_delete: 'CASCADE', related_name: 'softwareversion_set' }),
     status: f.status({ required: true }),
   },
   natural_key: ['platform', 'version'],
@@ -33,7 +33,7 @@ export const softwareVersion = defineModel({
 export const softwareImageFile = defineModel({
   app: 'dcim', model: 'softwareimagefile', verbose_name: 'software image file', verbose_name_plural: 'software image files', path: 'software-image-files',
   base: 'primary',
-  features: ['statuses', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'statuses', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     image_file_name: f.string({ max_length: 255, required: true, label: 'Image File Name' }),
     image_file_checksum: f.string({ max_length: 256, default: '', label: 'Image File Checksum' }),
@@ -55,12 +55,12 @@ export const softwareImageFile = defineModel({
 
 /** Device type to software image file: a software image file valid for a device type. */
 export const deviceTypeToSoftwareImageFile = defineModel({
-  app: 'dcim', model: 'devicetypetosoftwareimagefile', verbose_name: 'device type to software image file mapping', verbose_name_plural: 'device type to software image file mappings', path: 'device-types-to-software-image-files',
+  app: 'dcim', model: 'devicetypetosoftwareimagefile', verbose_name: 'device type to software image file mapping', verbose_name_plural: 'device type to software image file mappings', path: 'device-types-to-software-image-files', class_name: 'DeviceTypeToSoftwareImageFile',
   base: 'base',
-  features: ['change_logging'],
+  features: ['graphql', 'change_logging'],
   fields: {
-    device_type: f.fk('dcim.devicetype', { required: true, on_delete: 'CASCADE' }),
-    software_image_file: f.fk('dcim.softwareimagefile', { required: true }),
+    device_type: f.fk('dcim.devicetype', { required: true, on_delete: 'CASCADE', related_name: 'software_image_file_mappings' }),
+    software_image_file: f.fk('dcim.softwareimagefile', { required: true, related_name: 'device_type_mappings' }),
     created: f.datetime({ nullable: true, read_only: true }),
     last_updated: f.datetime({ nullable: true, read_only: true }),
   },

@@ -10,7 +10,7 @@ const text = (value: unknown): string => (value === null || value === undefined 
 export const virtualDeviceContext = defineModel({
   app: 'dcim', model: 'virtualdevicecontext', verbose_name: 'virtual device context', verbose_name_plural: 'virtual device contexts', path: 'virtual-device-contexts',
   base: 'primary',
-  features: ['statuses', 'roles', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'statuses', 'roles', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     name: f.string({ max_length: 255, required: true }),
     identifier: f.positiveInteger({ nullable: true }),
@@ -18,8 +18,8 @@ export const virtualDeviceContext = defineModel({
     device: f.fk('dcim.device', { required: true, on_delete: 'CASCADE' }),
     status: f.status({ required: true }),
     role: f.role(),
-    primary_ip4: f.fk('ipam.ipaddress', { nullable: true, label: 'Primary IPv4', on_delete: 'SET_NULL' }),
-    primary_ip6: f.fk('ipam.ipaddress', { nullable: true, label: 'Primary IPv6', on_delete: 'SET_NULL' }),
+    primary_ip4: f.fk('ipam.ipaddress', { nullable: true, label: 'Primary IPv4', on_delete: 'SET_NULL', related_name: 'ip4_vdcs' }),
+    primary_ip6: f.fk('ipam.ipaddress', { nullable: true, label: 'Primary IPv6', on_delete: 'SET_NULL', related_name: 'ip6_vdcs' }),
     tenant: f.fk('tenancy.tenant', { nullable: true, on_delete: 'CASCADE' }),
     interfaces: f.m2m('dcim.interface', { read_only: true }),
   },
@@ -33,12 +33,12 @@ export const virtualDeviceContext = defineModel({
 
 /** Interface VDC assignment: an interface given to a virtual device context. */
 export const interfaceVdcAssignment = defineModel({
-  app: 'dcim', model: 'interfacevdcassignment', verbose_name: 'interface vdc assignment', verbose_name_plural: 'interface vdc assignments', path: 'interface-vdc-assignments',
+  app: 'dcim', model: 'interfacevdcassignment', verbose_name: 'interface vdc assignment', verbose_name_plural: 'interface vdc assignments', path: 'interface-vdc-assignments', class_name: 'InterfaceVDCAssignment',
   base: 'base',
-  features: ['metadata', 'export_templates', 'custom_links'],
+  features: ['graphql', 'metadata', 'export_templates', 'custom_links'],
   fields: {
-    virtual_device_context: f.fk('dcim.virtualdevicecontext', { required: true, on_delete: 'CASCADE' }),
-    interface: f.fk('dcim.interface', { required: true, on_delete: 'CASCADE' }),
+    virtual_device_context: f.fk('dcim.virtualdevicecontext', { required: true, on_delete: 'CASCADE', related_name: 'interface_assignments' }),
+    interface: f.fk('dcim.interface', { required: true, on_delete: 'CASCADE', related_name: 'virtual_device_context_assignments' }),
   },
   natural_key: ['virtual_device_context', 'interface'],
   unique_together: [['virtual_device_context', 'interface']],

@@ -5,7 +5,7 @@ import { ObjectChangeActionChoices, ObjectChangeEventContextChoices } from '../c
 export const objectChange = defineModel({
   app: 'extras', model: 'objectchange', verbose_name: 'object change', verbose_name_plural: 'object changes', path: 'object-changes',
   base: 'base',
-  features: ['metadata'],
+  features: ['graphql', 'metadata'],
   read_only: true,
   description: 'Retrieve a list of recent changes.',
   fields: {

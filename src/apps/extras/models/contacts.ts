@@ -8,7 +8,7 @@ const text = (value: unknown): string => (value === null || value === undefined 
 export const contact = defineModel({
   app: 'extras', model: 'contact', verbose_name: 'contact', verbose_name_plural: 'contacts', path: 'contacts',
   base: 'primary',
-  features: ['dynamic_groups', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     name: f.string({ max_length: 255, required: true }),
     phone: f.string({ max_length: 255, default: '' }),
@@ -28,7 +28,7 @@ export const contact = defineModel({
 export const team = defineModel({
   app: 'extras', model: 'team', verbose_name: 'team', verbose_name_plural: 'teams', path: 'teams',
   base: 'primary',
-  features: ['dynamic_groups', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     name: f.string({ max_length: 255, required: true }),
     phone: f.string({ max_length: 255, default: '' }),
@@ -48,7 +48,7 @@ export const team = defineModel({
 export const contactAssociation = defineModel({
   app: 'extras', model: 'contactassociation', verbose_name: 'contact association', verbose_name_plural: 'contact associations', path: 'contact-associations',
   base: 'organizational',
-  features: ['statuses', 'roles', 'metadata', 'export_templates', 'webhooks'],
+  features: ['graphql', 'statuses', 'roles', 'metadata', 'export_templates', 'webhooks'],
   fields: {
     associated_object_type: f.contentType({ required: true, content_type_feature: 'contacts' }),
     associated_object_id: f.uuid({ required: true }),

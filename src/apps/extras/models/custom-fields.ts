@@ -40,7 +40,7 @@ export const customFieldChoice = defineModel({
   app: 'extras', model: 'customfieldchoice', verbose_name: 'custom field choice', verbose_name_plural: 'custom field choices', path: 'custom-field-choices',
   base: 'base',
   change_related: 'custom_field',
-  features: ['change_logging', 'webhooks'],
+  features: ['graphql', 'change_logging', 'webhooks'],
   fields: {
     value: f.string({ max_length: 255, required: true }),
     weight: f.positiveInteger({ default: 100 }),
@@ -60,7 +60,7 @@ export const customFieldChoice = defineModel({
 export const computedField = defineModel({
   app: 'extras', model: 'computedfield', verbose_name: 'computed field', verbose_name_plural: 'computed fields', path: 'computed-fields',
   base: 'base',
-  features: ['change_logging', 'dynamic_groups', 'contacts', 'metadata', 'notes'],
+  features: ['graphql', 'change_logging', 'dynamic_groups', 'contacts', 'metadata', 'notes'],
   fields: {
     content_type: f.contentType({ required: true, content_type_feature: 'custom_fields' }),
     key: f.slug({ max_length: 255, unique: true }),

@@ -9,14 +9,14 @@ const text = (value: unknown): string => (value === null || value === undefined 
 export const dynamicGroup = defineModel({
   app: 'extras', model: 'dynamicgroup', verbose_name: 'dynamic group', verbose_name_plural: 'dynamic groups', path: 'dynamic-groups',
   base: 'primary',
-  features: ['contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     content_type: f.contentType({ required: true, content_type_feature: 'dynamic_groups' }),
     name: f.string({ max_length: 255, required: true, unique: true }),
     description: f.string({ max_length: 255, default: '' }),
     group_type: f.choice(DynamicGroupTypeChoices, { default: 'dynamic-filter', render_as: 'value' }),
     filter: f.json({ default: {}, options_type: 'field' }),
-    tenant: f.fk('tenancy.tenant', { nullable: true }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, related_name: 'managed_dynamic_groups' }),
     children: f.m2m('extras.dynamicgroupmembership', { read_only: true }),
   },
   natural_key: ['name'],
@@ -47,7 +47,7 @@ export const dynamicGroupMembership = defineModel({
 export const staticGroupAssociation = defineModel({
   app: 'extras', model: 'staticgroupassociation', verbose_name: 'static group association', verbose_name_plural: 'static group associations', path: 'static-group-associations',
   base: 'organizational',
-  features: ['metadata', 'export_templates', 'webhooks'],
+  features: ['graphql', 'metadata', 'export_templates', 'webhooks'],
   fields: {
     associated_object_type: f.contentType({ required: true, content_type_feature: 'dynamic_groups' }),
     associated_object: f.genericFk(),

@@ -34,7 +34,7 @@ export const gitRepository = defineModel({
   base: 'primary',
   // Repositories own the config contexts, schemas, export templates and GraphQL queries they sync
   // (the owner_content_type choices of those models).
-  features: ['dynamic_groups', 'contacts', 'metadata', 'webhooks', 'config_context_owners', 'export_template_owners', 'graphql_query_owners'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'webhooks', 'config_context_owners', 'export_template_owners', 'graphql_query_owners'],
   fields: {
     provided_contents: f.json({ default: [], options_type: 'multiple choice', choices: GitRepositoryProvidedContentsChoices }),
     name: f.string({ max_length: 255, required: true, unique: true }),
@@ -56,7 +56,7 @@ export const gitRepository = defineModel({
 export const webhook = defineModel({
   app: 'extras', model: 'webhook', verbose_name: 'webhook', verbose_name_plural: 'webhooks', path: 'webhooks',
   base: 'base',
-  features: ['change_logging', 'dynamic_groups', 'contacts', 'metadata', 'notes'],
+  features: ['graphql', 'change_logging', 'dynamic_groups', 'contacts', 'metadata', 'notes'],
   fields: {
     content_types: f.contentTypes({ required: true, content_type_feature: 'webhooks' }),
     name: f.string({ max_length: 255, required: true, unique: true }),

@@ -11,7 +11,7 @@ export const job = defineModel({
   base: 'primary',
   /** Jobs come from installed code: the API updates and deletes them but never creates one. */
   creatable: false,
-  features: ['dynamic_groups', 'contacts', 'metadata', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'webhooks', 'custom_links'],
   fields: {
     task_queues: f.json({ read_only: true, options_type: 'field' }),
     task_queues_override: f.boolean({ read_only: true }),
@@ -45,7 +45,7 @@ export const job = defineModel({
     job_queues_override: f.boolean(),
     default_job_queue_override: f.boolean(),
     is_singleton_override: f.boolean(),
-    default_job_queue: f.fk('extras.jobqueue', { required: true, label: 'Default Job Queue' }),
+    default_job_queue: f.fk('extras.jobqueue', { required: true, label: 'Default Job Queue', related_name: 'default_for_jobs' }),
     job_queues: f.m2m('extras.jobqueue', { read_only: true, label: 'Job Queues' }),
   },
   natural_key: ['module_name', 'job_class_name'],
@@ -60,7 +60,7 @@ export const job = defineModel({
 export const jobButton = defineModel({
   app: 'extras', model: 'jobbutton', verbose_name: 'job button', verbose_name_plural: 'job buttons', path: 'job-buttons',
   base: 'base',
-  features: ['change_logging', 'dynamic_groups', 'contacts', 'metadata', 'notes'],
+  features: ['graphql', 'change_logging', 'dynamic_groups', 'contacts', 'metadata', 'notes'],
   fields: {
     content_types: f.contentTypes({ required: true }),
     name: f.string({ max_length: 255, required: true, unique: true }),
@@ -70,7 +70,7 @@ export const jobButton = defineModel({
     group_name: f.string({ max_length: 255, default: '' }),
     button_class: f.choice(ButtonClassChoices, { default: 'default', render_as: 'value' }),
     confirmation: f.boolean({ default: true }),
-    job: f.fk('extras.job', { required: true, on_delete: 'CASCADE' }),
+    job: f.fk('extras.job', { required: true, on_delete: 'CASCADE', related_name: 'jobbutton_set' }),
     created: f.datetime({ nullable: true, read_only: true }),
     last_updated: f.datetime({ nullable: true, read_only: true }),
   },
@@ -84,7 +84,7 @@ export const jobButton = defineModel({
 export const jobHook = defineModel({
   app: 'extras', model: 'jobhook', verbose_name: 'job hook', verbose_name_plural: 'job hooks', path: 'job-hooks',
   base: 'organizational',
-  features: ['dynamic_groups', 'contacts', 'metadata'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata'],
   fields: {
     content_types: f.contentTypes({ required: true, content_type_feature: 'change_logging' }),
     enabled: f.boolean({ default: true }),
@@ -103,7 +103,7 @@ export const jobHook = defineModel({
 export const jobQueue = defineModel({
   app: 'extras', model: 'jobqueue', verbose_name: 'job queue', verbose_name_plural: 'job queues', path: 'job-queues',
   base: 'primary',
-  features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     name: f.string({ max_length: 255, required: true, unique: true }),
     description: f.string({ max_length: 255, default: '' }),
@@ -121,10 +121,10 @@ export const jobQueue = defineModel({
 export const jobQueueAssignment = defineModel({
   app: 'extras', model: 'jobqueueassignment', verbose_name: 'job queue assignment', verbose_name_plural: 'job queue assignments', path: 'job-queue-assignments',
   base: 'base',
-  features: ['export_templates', 'custom_links'],
+  features: ['graphql', 'export_templates', 'custom_links'],
   fields: {
     job: f.fk('extras.job', { required: true, on_delete: 'CASCADE' }),
-    job_queue: f.fk('extras.jobqueue', { required: true, on_delete: 'CASCADE' }),
+    job_queue: f.fk('extras.jobqueue', { required: true, on_delete: 'CASCADE', related_name: 'job_assignments' }),
   },
   natural_key: ['job', 'job_queue'],
   unique_together: [['job', 'job_queue']],
@@ -138,7 +138,7 @@ export const jobQueueAssignment = defineModel({
 export const jobResult = defineModel({
   app: 'extras', model: 'jobresult', verbose_name: 'job result', verbose_name_plural: 'job results', path: 'job-results',
   base: 'organizational',
-  features: ['metadata', 'custom_links', '-relationships', '-notes', '-timestamps', '-change_logging'],
+  features: ['graphql', 'metadata', 'custom_links', '-relationships', '-notes', '-timestamps', '-change_logging'],
   read_only: true,
   fields: {
     job_model: f.fk('extras.job', { nullable: true, read_only: true, on_delete: 'SET_NULL' }),
@@ -156,7 +156,7 @@ export const jobResult = defineModel({
     celery_kwargs: f.json({ default: {}, read_only: true }),
     traceback: f.text({ nullable: true, read_only: true }),
     meta: f.json({ nullable: true, read_only: true }),
-    scheduled_job: f.fk('extras.scheduledjob', { nullable: true, read_only: true, on_delete: 'SET_NULL' }),
+    scheduled_job: f.fk('extras.scheduledjob', { nullable: true, read_only: true, on_delete: 'SET_NULL', related_name: 'jobresult_set' }),
     files: f.m2m('extras.fileproxy', { read_only: true }),
   },
   natural_key: ['id'],
@@ -169,6 +169,7 @@ export const jobResult = defineModel({
 export const jobLogEntry = defineModel({
   app: 'extras', model: 'joblogentry', verbose_name: 'job log entry', verbose_name_plural: 'job log entries', path: 'job-logs',
   base: 'base',
+  features: ['graphql'],
   read_only: true,
   fields: {
     job_result: f.fk('extras.jobresult', { read_only: true, on_delete: 'CASCADE' }),

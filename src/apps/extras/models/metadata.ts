@@ -9,7 +9,7 @@ const text = (value: unknown): string => (value === null || value === undefined 
 export const metadataType = defineModel({
   app: 'extras', model: 'metadatatype', verbose_name: 'metadata type', verbose_name_plural: 'metadata types', path: 'metadata-types',
   base: 'primary',
-  features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     content_types: f.contentTypes({ required: true, content_type_feature: 'metadata' }),
     name: f.string({ max_length: 255, required: true, unique: true }),
@@ -26,11 +26,11 @@ export const metadataType = defineModel({
 export const metadataChoice = defineModel({
   app: 'extras', model: 'metadatachoice', verbose_name: 'metadata choice', verbose_name_plural: 'metadata choices', path: 'metadata-choices',
   base: 'base',
-  features: ['change_logging', 'webhooks'],
+  features: ['graphql', 'change_logging', 'webhooks'],
   fields: {
     value: f.string({ max_length: 255, required: true }),
     weight: f.positiveInteger({ default: 100 }),
-    metadata_type: f.fk('extras.metadatatype', { required: true, on_delete: 'CASCADE' }),
+    metadata_type: f.fk('extras.metadatatype', { required: true, on_delete: 'CASCADE', related_name: 'choices' }),
     created: f.datetime({ nullable: true, read_only: true }),
     last_updated: f.datetime({ nullable: true, read_only: true }),
   },
@@ -45,7 +45,7 @@ export const metadataChoice = defineModel({
 export const objectMetadata = defineModel({
   app: 'extras', model: 'objectmetadata', verbose_name: 'object metadata', verbose_name_plural: 'object metadata', path: 'object-metadata',
   base: 'base',
-  features: ['change_logging', 'webhooks'],
+  features: ['graphql', 'change_logging', 'webhooks'],
   fields: {
     assigned_object_type: f.contentType({ required: true, content_type_feature: 'metadata' }),
     assigned_object: f.genericFk(),

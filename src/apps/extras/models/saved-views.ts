@@ -31,6 +31,7 @@ export const savedView = defineModel({
 export const userSavedViewAssociation = defineModel({
   app: 'extras', model: 'usersavedviewassociation', verbose_name: 'user saved view association', verbose_name_plural: 'user saved view associations', path: 'user-saved-view-associations',
   base: 'base',
+  features: ['graphql'],
   fields: {
     view_name: f.string({ max_length: 255, required: true }),
     saved_view: f.fk('extras.savedview', { required: true, on_delete: 'CASCADE' }),

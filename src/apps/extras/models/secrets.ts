@@ -9,7 +9,7 @@ const text = (value: unknown): string => (value === null || value === undefined 
 export const secret = defineModel({
   app: 'extras', model: 'secret', verbose_name: 'secret', verbose_name_plural: 'secrets', path: 'secrets',
   base: 'primary',
-  features: ['dynamic_groups', 'contacts', 'metadata', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'webhooks', 'custom_links'],
   fields: {
     name: f.string({ max_length: 255, required: true, unique: true }),
     description: f.string({ max_length: 255, default: '' }),
@@ -26,7 +26,7 @@ export const secret = defineModel({
 export const secretsGroup = defineModel({
   app: 'extras', model: 'secretsgroup', verbose_name: 'secrets group', verbose_name_plural: 'secrets groups', path: 'secrets-groups',
   base: 'organizational',
-  features: ['dynamic_groups', 'contacts', 'metadata', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'webhooks', 'custom_links'],
   fields: {
     name: f.string({ max_length: 255, required: true, unique: true }),
     description: f.string({ max_length: 255, default: '' }),
@@ -41,7 +41,7 @@ export const secretsGroup = defineModel({
 export const secretsGroupAssociation = defineModel({
   app: 'extras', model: 'secretsgroupassociation', verbose_name: 'secrets group association', verbose_name_plural: 'secrets group associations', path: 'secrets-groups-associations',
   base: 'base',
-  features: ['metadata'],
+  features: ['graphql', 'metadata'],
   fields: {
     access_type: f.choice(SecretsGroupAccessTypeChoices, { required: true, render_as: 'value' }),
     secret_type: f.choice(SecretsGroupSecretTypeChoices, { required: true, render_as: 'value' }),

@@ -9,7 +9,7 @@ const text = (value: unknown): string => (value === null || value === undefined 
 export const ipAddress = defineModel({
   app: 'ipam', model: 'ipaddress', verbose_name: 'IP address', verbose_name_plural: 'IP addresses', path: 'ip-addresses',
   base: 'primary',
-  features: ['statuses', 'roles', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'statuses', 'roles', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     // Host with mask in and out; host, mask_length and ip_version follow from it (apps/ipam/cidr-input.ts).
     address: f.computed({ read_only: false, required: true, options_type: 'string' }),
@@ -31,7 +31,7 @@ export const ipAddress = defineModel({
     // The spec's read-only VRF: the first VRF of the parent prefix (apps/ipam/vrf-of-ip.ts).
     vrf: f.fk('ipam.vrf', { nullable: true, read_only: true, on_delete: 'SET_NULL', label: 'VRF' }),
     tenant: f.fk('tenancy.tenant', { nullable: true }),
-    nat_inside: f.fk('ipam.ipaddress', { nullable: true, label: 'NAT (Inside)', on_delete: 'SET_NULL' }),
+    nat_inside: f.fk('ipam.ipaddress', { nullable: true, label: 'NAT (Inside)', on_delete: 'SET_NULL', related_name: 'nat_outside_list' }),
     nat_outside_list: f.m2m('ipam.ipaddress', { read_only: true, after_tail: true, nested: true }),
     interfaces: f.m2m('dcim.interface', { read_only: true, after_tail: true, nested: true }),
     vm_interfaces: f.m2m('virtualization.vminterface', { read_only: true, after_tail: true, nested: true }),
@@ -48,8 +48,9 @@ export const ipAddress = defineModel({
 
 /** IP address assignment: an IP address bound to a device interface or a VM interface. */
 export const ipAddressToInterface = defineModel({
-  app: 'ipam', model: 'ipaddresstointerface', verbose_name: 'IP Address Assignment', verbose_name_plural: 'IP Address Assignments', path: 'ip-address-to-interface',
+  app: 'ipam', model: 'ipaddresstointerface', verbose_name: 'IP Address Assignment', verbose_name_plural: 'IP Address Assignments', path: 'ip-address-to-interface', class_name: 'IPAddressToInterface',
   base: 'base',
+  features: ['graphql'],
   fields: {
     is_source: f.boolean(),
     is_destination: f.boolean(),
@@ -58,7 +59,7 @@ export const ipAddressToInterface = defineModel({
     is_primary: f.boolean(),
     is_secondary: f.boolean(),
     is_standby: f.boolean(),
-    ip_address: f.fk('ipam.ipaddress', { required: true, on_delete: 'CASCADE' }),
+    ip_address: f.fk('ipam.ipaddress', { required: true, on_delete: 'CASCADE', related_name: 'interface_assignments' }),
     interface: f.fk('dcim.interface', { nullable: true, on_delete: 'CASCADE' }),
     vm_interface: f.fk('virtualization.vminterface', { nullable: true, on_delete: 'CASCADE' }),
   },

@@ -5,7 +5,7 @@ import { defineModel, f } from '../../../core/registry/define-model.js';
 export const namespace = defineModel({
   app: 'ipam', model: 'namespace', verbose_name: 'namespace', verbose_name_plural: 'namespaces', path: 'namespaces',
   base: 'primary',
-  features: ['locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     name: f.string({ max_length: 255, required: true, unique: true }),
     description: f.string({ max_length: 255, default: '' }),

@@ -13,7 +13,7 @@ const cidr = (row: Row | undefined): string => (row ? `${text(row.network)}/${te
 export const rir = defineModel({
   app: 'ipam', model: 'rir', verbose_name: 'RIR', verbose_name_plural: 'RIRs', path: 'rirs',
   base: 'organizational',
-  features: ['dynamic_groups', 'contacts', 'metadata'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata'],
   fields: {
     assigned_prefix_count: f.count('ipam.prefix', 'rir'),
     name: f.string({ max_length: 255, required: true, unique: true }),
@@ -29,7 +29,7 @@ export const rir = defineModel({
 export const prefix = defineModel({
   app: 'ipam', model: 'prefix', verbose_name: 'prefix', verbose_name_plural: 'prefixes', path: 'prefixes',
   base: 'primary',
-  features: ['statuses', 'roles', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'statuses', 'roles', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     // CIDR in and out; network, broadcast, prefix_length and ip_version follow from it (apps/ipam/cidr-input.ts).
     prefix: f.computed({ read_only: false, required: true, options_type: 'string' }),
@@ -47,7 +47,7 @@ export const prefix = defineModel({
     status: f.status({ required: true }),
     role: f.role(),
     // Maintained by the service (apps/ipam/hierarchy.ts): the closest containing prefix.
-    parent: f.fk('ipam.prefix', { nullable: true, on_delete: 'SET_NULL' }),
+    parent: f.fk('ipam.prefix', { nullable: true, on_delete: 'SET_NULL', related_name: 'children' }),
     namespace: f.fk('ipam.namespace'),
     tenant: f.fk('tenancy.tenant', { nullable: true }),
     vlan: f.fk('ipam.vlan', { nullable: true, label: 'VLAN' }),
@@ -70,9 +70,10 @@ export const prefix = defineModel({
 export const prefixLocationAssignment = defineModel({
   app: 'ipam', model: 'prefixlocationassignment', verbose_name: 'prefix location assignment', verbose_name_plural: 'prefix location assignments', path: 'prefix-location-assignments',
   base: 'base',
+  features: ['graphql'],
   fields: {
-    prefix: f.fk('ipam.prefix', { required: true, on_delete: 'CASCADE' }),
-    location: f.fk('dcim.location', { required: true, on_delete: 'CASCADE', tree_filter: true }),
+    prefix: f.fk('ipam.prefix', { required: true, on_delete: 'CASCADE', related_name: 'location_assignments' }),
+    location: f.fk('dcim.location', { required: true, on_delete: 'CASCADE', tree_filter: true, related_name: 'prefix_assignments' }),
   },
   natural_key: ['prefix', 'location'],
   unique_together: [['prefix', 'location']],

@@ -22,7 +22,7 @@ function collapsePorts(ports: unknown): string {
 export const service = defineModel({
   app: 'ipam', model: 'service', verbose_name: 'service', verbose_name_plural: 'services', path: 'services',
   base: 'primary',
-  features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     protocol: f.choice(ServiceProtocolChoices, { options_type: 'field' }),
     ports: f.json({ required: true, options_type: 'list' }),

@@ -9,7 +9,7 @@ const text = (value: unknown): string => (value === null || value === undefined 
 export const vlanGroup = defineModel({
   app: 'ipam', model: 'vlangroup', verbose_name: 'VLAN group', verbose_name_plural: 'VLAN groups', path: 'vlan-groups',
   base: 'primary',
-  features: ['locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     vlan_count: f.count('ipam.vlan', 'vlan_group'),
     name: f.string({ max_length: 255, required: true, unique: true }),
@@ -28,7 +28,7 @@ export const vlanGroup = defineModel({
 export const vlan = defineModel({
   app: 'ipam', model: 'vlan', verbose_name: 'VLAN', verbose_name_plural: 'VLANs', path: 'vlans',
   base: 'primary',
-  features: ['statuses', 'roles', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'statuses', 'roles', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     prefix_count: f.count('ipam.prefix', 'vlan'),
     location: f.fk('dcim.location', { nullable: true, write_only: true, tree_filter: true }),
@@ -52,11 +52,12 @@ export const vlan = defineModel({
 
 /** VLAN location assignment: a location a VLAN is available at. */
 export const vlanLocationAssignment = defineModel({
-  app: 'ipam', model: 'vlanlocationassignment', verbose_name: 'vlan location assignment', verbose_name_plural: 'vlan location assignments', path: 'vlan-location-assignments',
+  app: 'ipam', model: 'vlanlocationassignment', verbose_name: 'vlan location assignment', verbose_name_plural: 'vlan location assignments', path: 'vlan-location-assignments', class_name: 'VLANLocationAssignment',
   base: 'base',
+  features: ['graphql'],
   fields: {
-    vlan: f.fk('ipam.vlan', { required: true, on_delete: 'CASCADE' }),
-    location: f.fk('dcim.location', { required: true, on_delete: 'CASCADE', tree_filter: true }),
+    vlan: f.fk('ipam.vlan', { required: true, on_delete: 'CASCADE', related_name: 'location_assignments' }),
+    location: f.fk('dcim.location', { required: true, on_delete: 'CASCADE', tree_filter: true, related_name: 'vlan_assignments' }),
   },
   natural_key: ['vlan', 'location'],
   unique_together: [['vlan', 'location']],

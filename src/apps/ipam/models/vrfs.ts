@@ -13,7 +13,7 @@ const cidr = (row: Row | undefined): string => (row ? `${text(row.network)}/${te
 export const vrf = defineModel({
   app: 'ipam', model: 'vrf', verbose_name: 'VRF', verbose_name_plural: 'VRFs', path: 'vrfs',
   base: 'primary',
-  features: ['statuses', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'statuses', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     name: f.string({ max_length: 255, required: true }),
     rd: f.string({ max_length: 21, nullable: true, label: 'Route distinguisher' }),
@@ -25,8 +25,8 @@ export const vrf = defineModel({
     virtual_machines: f.m2m('virtualization.virtualmachine', { read_only: true }),
     virtual_device_contexts: f.m2m('dcim.virtualdevicecontext', { read_only: true }),
     prefixes: f.m2m('ipam.prefix', { read_only: true }),
-    import_targets: f.m2m('ipam.routetarget'),
-    export_targets: f.m2m('ipam.routetarget'),
+    import_targets: f.m2m('ipam.routetarget', { related_name: 'importing_vrfs' }),
+    export_targets: f.m2m('ipam.routetarget', { related_name: 'exporting_vrfs' }),
   },
   natural_key: ['namespace', 'rd'],
   unique_together: [['namespace', 'rd']],
@@ -39,15 +39,16 @@ export const vrf = defineModel({
 
 /** VRF-device assignment: a VRF configured on a device, virtual machine or virtual device context. */
 export const vrfDeviceAssignment = defineModel({
-  app: 'ipam', model: 'vrfdeviceassignment', verbose_name: 'VRF-device assignment', verbose_name_plural: 'VRF-device assignments', path: 'vrf-device-assignments',
+  app: 'ipam', model: 'vrfdeviceassignment', verbose_name: 'VRF-device assignment', verbose_name_plural: 'VRF-device assignments', path: 'vrf-device-assignments', class_name: 'VRFDeviceAssignment',
   base: 'base',
+  features: ['graphql'],
   fields: {
     rd: f.string({ max_length: 21, nullable: true, label: 'Route distinguisher' }),
     name: f.string({ max_length: 255, default: '' }),
-    vrf: f.fk('ipam.vrf', { required: true, on_delete: 'CASCADE' }),
-    device: f.fk('dcim.device', { nullable: true, on_delete: 'CASCADE' }),
-    virtual_machine: f.fk('virtualization.virtualmachine', { nullable: true, on_delete: 'CASCADE' }),
-    virtual_device_context: f.fk('dcim.virtualdevicecontext', { nullable: true, on_delete: 'CASCADE' }),
+    vrf: f.fk('ipam.vrf', { required: true, on_delete: 'CASCADE', related_name: 'device_assignments' }),
+    device: f.fk('dcim.device', { nullable: true, on_delete: 'CASCADE', related_name: 'vrf_assignments' }),
+    virtual_machine: f.fk('virtualization.virtualmachine', { nullable: true, on_delete: 'CASCADE', related_name: 'vrf_assignments' }),
+    virtual_device_context: f.fk('dcim.virtualdevicecontext', { nullable: true, on_delete: 'CASCADE', related_name: 'vrf_assignments' }),
   },
   natural_key: ['vrf', 'device'],
   unique_together: [['vrf', 'device'], ['vrf', 'virtual_machine'], ['vrf', 'virtual_device_context']],
@@ -62,11 +63,12 @@ export const vrfDeviceAssignment = defineModel({
 
 /** VRF-prefix assignment: a prefix that belongs to a VRF. */
 export const vrfPrefixAssignment = defineModel({
-  app: 'ipam', model: 'vrfprefixassignment', verbose_name: 'VRF-prefix assignment', verbose_name_plural: 'VRF-prefix assignments', path: 'vrf-prefix-assignments',
+  app: 'ipam', model: 'vrfprefixassignment', verbose_name: 'VRF-prefix assignment', verbose_name_plural: 'VRF-prefix assignments', path: 'vrf-prefix-assignments', class_name: 'VRFPrefixAssignment',
   base: 'base',
+  features: ['graphql'],
   fields: {
-    vrf: f.fk('ipam.vrf', { required: true, on_delete: 'CASCADE' }),
-    prefix: f.fk('ipam.prefix', { required: true, on_delete: 'CASCADE' }),
+    vrf: f.fk('ipam.vrf', { required: true, on_delete: 'CASCADE', related_name: '+' }),
+    prefix: f.fk('ipam.prefix', { required: true, on_delete: 'CASCADE', related_name: 'vrf_assignments' }),
   },
   natural_key: ['vrf', 'prefix'],
   unique_together: [['vrf', 'prefix']],
@@ -81,7 +83,7 @@ export const vrfPrefixAssignment = defineModel({
 export const routeTarget = defineModel({
   app: 'ipam', model: 'routetarget', verbose_name: 'route target', verbose_name_plural: 'route targets', path: 'route-targets',
   base: 'primary',
-  features: ['dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     name: f.string({ max_length: 21, required: true, unique: true }),
     description: f.string({ max_length: 255, default: '' }),

@@ -79,7 +79,7 @@ export const token = defineModel({
 
 /** Object permission: actions on object types, optionally constrained, granted to users and groups. */
 export const objectPermission = defineModel({
-  app: 'users', model: 'objectpermission', verbose_name: 'permission', verbose_name_plural: 'permissions', path: 'permissions',
+  app: 'users', model: 'objectpermission', verbose_name: 'permission', verbose_name_plural: 'permissions', path: 'permissions', class_name: 'ObjectPermission',
   base: 'base',
   features: ['timestamps', 'change_logging'],
   fields: {

@@ -6,7 +6,7 @@ import { clusterHostsAtLocation } from '../rules.js';
 export const clusterType = defineModel({
   app: 'virtualization', model: 'clustertype', verbose_name: 'cluster type', verbose_name_plural: 'cluster types', path: 'cluster-types',
   base: 'organizational',
-  features: ['dynamic_groups', 'contacts', 'metadata'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata'],
   fields: {
     cluster_count: f.count('virtualization.cluster', 'cluster_type'),
     name: f.string({ max_length: 255, required: true, unique: true }),
@@ -21,7 +21,7 @@ export const clusterType = defineModel({
 export const clusterGroup = defineModel({
   app: 'virtualization', model: 'clustergroup', verbose_name: 'cluster group', verbose_name_plural: 'cluster groups', path: 'cluster-groups',
   base: 'organizational',
-  features: ['dynamic_groups', 'contacts', 'metadata'],
+  features: ['graphql', 'dynamic_groups', 'contacts', 'metadata'],
   fields: {
     cluster_count: f.count('virtualization.cluster', 'cluster_group'),
     name: f.string({ max_length: 255, required: true, unique: true }),
@@ -36,7 +36,7 @@ export const clusterGroup = defineModel({
 export const cluster = defineModel({
   app: 'virtualization', model: 'cluster', verbose_name: 'cluster', verbose_name_plural: 'clusters', path: 'clusters',
   base: 'primary',
-  features: ['locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
+  features: ['graphql', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     device_count: f.count('dcim.device', 'cluster'),
     virtualmachine_count: f.count('virtualization.virtualmachine', 'cluster'),
