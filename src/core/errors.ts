@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   INV_ERR_CONFLICT: { status: 409, doc: 'delete blocked by dependent objects' },
   INV_ERR_UNSUPPORTED_MEDIA: { status: 415, doc: 'request Content-Type not supported' },
   INV_ERR_INTERNAL: { status: 500, doc: 'unexpected server error' },
+  INV_ERR_TRANSACTION_ESCAPE: { status: 500, doc: 'a defect: code inside a transaction asked the root handle for another connection (db/dialects/transaction-guard.ts)' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -102,5 +103,16 @@ export class ConflictError extends AppError {
 export class UnsupportedMediaError extends AppError {
   constructor(contentType: string) {
     super({ code: 'INV_ERR_UNSUPPORTED_MEDIA', body: { detail: `Unsupported media type "${contentType}" in request.` } });
+  }
+}
+
+/**
+ * Code running inside a transaction asked the root database handle for a connection: on SQLite
+ * it would wait forever for the transaction that waits for it; on PostgreSQL it would take a
+ * second pooled connection. Always a defect (see db/dialects/transaction-guard.ts).
+ */
+export class TransactionEscapeError extends AppError {
+  constructor() {
+    super({ code: 'INV_ERR_TRANSACTION_ESCAPE', body: { detail: 'Internal error: a statement inside a transaction used another database connection.' } });
   }
 }

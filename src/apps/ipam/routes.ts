@@ -86,7 +86,7 @@ function register(app: FastifyInstance, services: Services, spec: Spec): void {
     handler: async (req, reply) => {
       reply.header('Allow', ALLOW);
       const rc = toRequestContext(req, `${owner.app}-api:${owner.model}-${spec.name}`);
-      const row = await getRow(services, rc, owner, (req.params as { key: string }).key, new Map(), 'view');
+      const row = await getRow(services, rc, owner, (req.params as { key: string }).key, new Map(), 'view', services.dialect.db);
       if (rc.actor) requirePermission(services, rc.actor, 'view', target);
       const h: Handler = { services, req, reply, rc, owner: row };
       if (req.method === 'GET' || req.method === 'HEAD') return sendJson(reply, 200, await spec.list(h));

@@ -1,7 +1,8 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { PostgresDialect, sql } from 'kysely';
 import { encodeJson } from '../../core/json-text.js';
 import { makeCounter } from './dialect.js';
+import { GuardedKysely, assertOutsideTransaction } from './transaction-guard.js';
 import { inJsonbOrder } from './jsonb-order.js';
 import { postgresJson } from './postgres-json.js';
 import type { Dialect } from './dialect.js';
@@ -31,7 +32,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     options: ['-c jit=off', ...(opts.schema ? [`-c search_path=${opts.schema}`] : [])].join(' '),
   });
   const counter = makeCounter();
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), log: counter.log });
+  const db = new GuardedKysely({ dialect: new PostgresDialect({ pool }), log: counter.log });
   return {
     name: 'postgres',
     db,
@@ -54,6 +55,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     regex: (column, pattern, ci) => (ci ? sql`${column}::text ~* ${pattern}` : sql`${column}::text ~ ${pattern}`),
     async execScript(statements) {
       // No parameters: the simple query protocol runs them all in one implicit transaction.
+      assertOutsideTransaction();
       if (statements.length > 0) await pool.query(statements.join(';\n'));
     },
     async listTables() {
@@ -72,11 +74,13 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
       await sql`LOCK TABLE ${sql.table(table)} IN SHARE ROW EXCLUSIVE MODE`.execute(trx);
     },
     async compressFast(table, columns) {
+      assertOutsideTransaction();
       const set = columns.map((c) => `ALTER COLUMN "${c}" SET COMPRESSION lz4`).join(', ');
       // Before PostgreSQL 14 the clause does not parse; a server built without lz4 refuses the method.
       await pool.query(`DO $$ BEGIN ALTER TABLE "${table}" ${set}; EXCEPTION WHEN syntax_error OR feature_not_supported THEN NULL; END $$`);
     },
     async retypeColumns(table, columns) {
+      assertOutsideTransaction();
       const current = await pool.query<{ column_name: string; data_type: string }>('SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1', [table]);
       const types = new Map(current.rows.map((r) => [r.column_name, r.data_type]));
       const changes = columns.filter((c) => types.has(c.name) && types.get(c.name) !== TYPES[c.storage]);

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { SqliteDialect, sql } from 'kysely';
 import { encodeJson } from '../../core/json-text.js';
 import { makeCounter } from './dialect.js';
+import { GuardedKysely } from './transaction-guard.js';
 import { checkpointInWorker } from './sqlite-checkpoint.js';
 import { sqliteJson } from './sqlite-json.js';
 import { withStatementCache } from './sqlite-statements.js';
@@ -64,7 +65,7 @@ export function createSqliteDialect(file: string): Dialect {
   const raw = openDatabase(file);
   const stopCheckpoints = checkpointOnTimer(raw, file);
   const counter = makeCounter();
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }), log: counter.log });
+  const db = new GuardedKysely({ dialect: new SqliteDialect({ database: withStatementCache(raw) }), log: counter.log });
   let scripts = 0;
   return {
     name: 'sqlite',
