@@ -16,9 +16,22 @@ function fromFastifyError(err: FastifyError): AppError | undefined {
   return undefined;
 }
 
+/**
+ * An unexpected error in the reference's 500 shape, with fixed texts: the cause (exception
+ * class, driver message, SQL) goes to the log only, never to the client (issue 17).
+ */
+export function sendInternalError(reply: FastifyReply): FastifyReply {
+  reply.code(500).header('content-type', 'application/json');
+  return reply.send(JSON.stringify({ error: 'Internal server error; the cause is in the server log.', exception: 'InternalServerError', nautobot_version: '2.4.36', python_version: `node ${process.versions.node.split('.')[0]}` }));
+}
+
 /** One error handler for the whole API (STYLE.md section 6). */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof AppError && err.status >= 500) {
+      req.log.error(err);
+      return sendInternalError(reply);
+    }
     if (err instanceof AppError) return sendError(req, reply, err);
     const mapped = fromFastifyError(err);
     if (mapped) return sendError(req, reply, mapped);
@@ -26,7 +39,6 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return sendError(req, reply, new AppError({ code: 'INV_ERR_BAD_REQUEST', body: { detail: err.message } }));
     }
     req.log.error(err);
-    reply.code(500).header('content-type', 'application/json');
-    return reply.send(JSON.stringify({ error: err.message, exception: err.name, nautobot_version: '2.4.36', python_version: `node ${process.versions.node}` }));
+    return sendInternalError(reply);
   });
 }
