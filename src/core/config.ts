@@ -15,6 +15,10 @@ export type Config = {
   superuser?: { name: string; password?: string; token?: string };
   /** Megabytes of rendered GET responses kept until the next write (0 turns the cache off). */
   responseCacheMb: number;
+  /** Request limits (issue 17): body megabytes, objects per JSON list, rows per CSV import. */
+  limits: { bodyMb: number; bulkItems: number; csvRows: number };
+  /** PostgreSQL: milliseconds any one statement may run before it is cancelled (0: no limit). */
+  statementTimeoutMs: number;
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
@@ -44,6 +48,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL || 'info',
     workers: toInt(env.WORKERS, 1, 'WORKERS') || 1,
     responseCacheMb: toInt(env.RESPONSE_CACHE_MB, 64, 'RESPONSE_CACHE_MB'),
+    limits: {
+      bodyMb: toInt(env.MAX_BODY_MB, 16, 'MAX_BODY_MB') || 16,
+      bulkItems: toInt(env.MAX_BULK_ITEMS, 10000, 'MAX_BULK_ITEMS') || 10000,
+      csvRows: toInt(env.MAX_CSV_ROWS, 10000, 'MAX_CSV_ROWS') || 10000,
+    },
+    statementTimeoutMs: toInt(env.STATEMENT_TIMEOUT_MS, 30000, 'STATEMENT_TIMEOUT_MS'),
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
     superuser: name
       ? { name, password: env.SUPERUSER_PASSWORD || undefined, token: env.SUPERUSER_API_TOKEN || undefined }

@@ -13,7 +13,9 @@ export const ERROR_CODES = {
   INV_ERR_METHOD_NOT_ALLOWED: { status: 405, doc: 'HTTP method not supported on this endpoint' },
   INV_ERR_NOT_ACCEPTABLE: { status: 406, doc: 'Accept header cannot be satisfied or names an unsupported version' },
   INV_ERR_CONFLICT: { status: 409, doc: 'delete blocked by dependent objects' },
+  INV_ERR_TOO_LARGE: { status: 413, doc: 'request body over a configured limit (MAX_BODY_MB, MAX_BULK_ITEMS, MAX_CSV_ROWS)' },
   INV_ERR_UNSUPPORTED_MEDIA: { status: 415, doc: 'request Content-Type not supported' },
+  INV_ERR_TIMEOUT: { status: 503, doc: 'a database statement ran past STATEMENT_TIMEOUT_MS and was cancelled' },
   INV_ERR_INTERNAL: { status: 500, doc: 'unexpected server error' },
   INV_ERR_TRANSACTION_ESCAPE: { status: 500, doc: 'a defect: code inside a transaction asked the root handle for another connection (db/dialects/transaction-guard.ts)' },
 } as const;
@@ -97,6 +99,20 @@ export class NotAcceptableError extends AppError {
 export class ConflictError extends AppError {
   constructor(detail: string) {
     super({ code: 'INV_ERR_CONFLICT', body: { detail }, versioned: false });
+  }
+}
+
+/** A body over one of the deployment's request limits (README, Configuration). */
+export class PayloadTooLargeError extends AppError {
+  constructor(detail: string) {
+    super({ code: 'INV_ERR_TOO_LARGE', body: { detail } });
+  }
+}
+
+/** A statement cancelled by the database's statement timeout: the request asked for too much work. */
+export class StatementTimeoutError extends AppError {
+  constructor(detail: string) {
+    super({ code: 'INV_ERR_TIMEOUT', body: { detail } });
   }
 }
 

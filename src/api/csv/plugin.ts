@@ -20,7 +20,7 @@ async function convertCsvBody(services: Services, req: FastifyRequest): Promise<
   if (!body || typeof body !== 'object' || typeof body.__csv !== 'string') return;
   const model = routeModel(services, req);
   if (!model) return;
-  const rows = parseCsvBody(model, body.__csv);
+  const rows = parseCsvBody(model, body.__csv, services.config.limits.csvRows);
   // Create through CSV is always a bulk create (the reference cannot tell one row from a list).
   req.body = req.routeOptions.url === DETAIL_ROUTE ? rows[0] : rows;
 }

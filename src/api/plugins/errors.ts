@@ -1,4 +1,4 @@
-import { AppError, MethodNotAllowedError } from '../../core/errors.js';
+import { AppError, MethodNotAllowedError, PayloadTooLargeError, StatementTimeoutError } from '../../core/errors.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Sends an AppError in the reference's shape, with API-Version unless it is unversioned. */
@@ -10,8 +10,14 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppErro
   return reply.header('content-type', 'application/json').send(JSON.stringify(err.body));
 }
 
-function fromFastifyError(err: FastifyError): AppError | undefined {
+function fromFastifyError(req: FastifyRequest, err: FastifyError): AppError | undefined {
   if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return undefined;
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return new PayloadTooLargeError(`Request body is larger than ${req.server.services.config.limits.bodyMb} MB (MAX_BODY_MB).`);
+  }
+  if (req.server.services?.dialect.isStatementTimeout(err)) {
+    return new StatementTimeoutError(`The database cancelled this request's query after ${req.server.services.config.statementTimeoutMs} ms (STATEMENT_TIMEOUT_MS). Narrow the filters or the page.`);
+  }
   if (err.statusCode === 405) return new MethodNotAllowedError('?', '');
   return undefined;
 }
@@ -28,12 +34,12 @@ export function sendInternalError(reply: FastifyReply): FastifyReply {
 /** One error handler for the whole API (STYLE.md section 6). */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err instanceof AppError && err.status >= 500) {
+    if (err instanceof AppError && err.status >= 500 && err.code !== 'INV_ERR_TIMEOUT') {
       req.log.error(err);
       return sendInternalError(reply);
     }
     if (err instanceof AppError) return sendError(req, reply, err);
-    const mapped = fromFastifyError(err);
+    const mapped = fromFastifyError(req, err);
     if (mapped) return sendError(req, reply, mapped);
     if (err.statusCode && err.statusCode < 500) {
       return sendError(req, reply, new AppError({ code: 'INV_ERR_BAD_REQUEST', body: { detail: err.message } }));

@@ -66,6 +66,14 @@ export type Dialect = {
    * (a migration after a storage change); a no-op where column types are affinities (SQLite).
    */
   retypeColumns(table: string, columns: { name: string; storage: Storage }[]): Promise<void>;
+  /**
+   * From now on, cancel any statement that runs longer than `ms` (0: no limit) where the database
+   * can (PostgreSQL `statement_timeout`); the query fails with `isStatementTimeout`. Set after
+   * migrations.
+   */
+  limitStatements(ms: number): Promise<void>;
+  /** Whether a driver error is a statement cancelled by `limitStatements`. */
+  isStatementTimeout(err: unknown): boolean;
   close(): Promise<void>;
 };
 

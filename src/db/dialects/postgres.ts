@@ -22,6 +22,27 @@ const DECODERS: Partial<Record<Storage, (value: unknown) => unknown>> = { docume
 // COUNT(*) and bigint come back as strings by default; they fit in a double here.
 pg.types.setTypeParser(20, (v) => Number(v));
 
+/**
+ * `limitStatements`: from now on every connection of the pool (the idle ones at once, new ones
+ * when they open) cancels a statement that runs longer than `ms`. Applied after migrations,
+ * whose table rewrites may rightly take longer.
+ */
+function statementLimiter(pool: pg.Pool): (ms: number) => Promise<void> {
+  let limit = 0;
+  pool.on('connect', (client) => {
+    if (limit > 0) client.query(`SET statement_timeout = ${limit}`).catch(() => undefined);
+  });
+  return async (ms) => {
+    limit = Math.max(0, Math.floor(ms));
+    const idle = await Promise.all(Array.from({ length: pool.idleCount }, () => pool.connect()));
+    try {
+      await Promise.all(idle.map((client) => client.query(`SET statement_timeout = ${limit}`)));
+    } finally {
+      for (const client of idle) client.release();
+    }
+  };
+}
+
 /** PostgreSQL through a `pg` pool; `schema` isolates test runs. */
 export function createPostgresDialect(url: string, opts: { schema?: string; poolSize?: number } = {}): Dialect {
   const pool = new pg.Pool({
@@ -31,6 +52,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     // row estimate alone can cross jit_above_cost and spend 200 ms compiling a 10 ms statement.
     options: ['-c jit=off', ...(opts.schema ? [`-c search_path=${opts.schema}`] : [])].join(' '),
   });
+  const limitStatements = statementLimiter(pool);
   const counter = makeCounter();
   const db = new GuardedKysely({ dialect: new PostgresDialect({ pool }), log: counter.log });
   return {
@@ -87,6 +109,9 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
       if (changes.length === 0) return;
       await pool.query(`ALTER TABLE "${table}" ${changes.map((c) => `ALTER COLUMN "${c.name}" TYPE ${TYPES[c.storage]} USING "${c.name}"::${TYPES[c.storage]}`).join(', ')}`);
     },
+    limitStatements,
+    // 57014 query_canceled: what statement_timeout raises (nothing else here cancels statements).
+    isStatementTimeout: (err) => (err as { code?: unknown } | null)?.code === '57014',
     close: () => db.destroy(),
   };
 }

@@ -103,6 +103,10 @@ export function createSqliteDialect(file: string): Dialect {
     lockTable: async () => undefined,
     compressFast: async () => undefined,
     retypeColumns: async () => undefined,
+    // One statement at a time on the event loop: the regex engine is linear (sqlite-regexp.ts) and
+    // LIKE patterns carry no user wildcards, so no statement of ours runs unbounded.
+    limitStatements: async () => undefined,
+    isStatementTimeout: () => false,
     close: async () => {
       await stopCheckpoints();
       await db.destroy();
