@@ -1,4 +1,4 @@
-import { AppError, MethodNotAllowedError, PayloadTooLargeError, StatementTimeoutError } from '../../core/errors.js';
+import { AppError, BadRequestError, MethodNotAllowedError, PayloadTooLargeError, StatementTimeoutError } from '../../core/errors.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Sends an AppError in the reference's shape, with API-Version unless it is unversioned. */
@@ -15,9 +15,11 @@ function fromFastifyError(req: FastifyRequest, err: FastifyError): AppError | un
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return new PayloadTooLargeError(`Request body is larger than ${req.server.services.config.limits.bodyMb} MB (MAX_BODY_MB).`);
   }
-  if (req.server.services?.dialect.isStatementTimeout(err)) {
+  const driver = req.server.services?.dialect.errorKind(err);
+  if (driver?.kind === 'statement_timeout') {
     return new StatementTimeoutError(`The database cancelled this request's query after ${req.server.services.config.statementTimeoutMs} ms (STATEMENT_TIMEOUT_MS). Narrow the filters or the page.`);
   }
+  if (driver?.kind === 'invalid_regex') return new BadRequestError(driver.message);
   if (err.statusCode === 405) return new MethodNotAllowedError('?', '');
   return undefined;
 }

@@ -72,10 +72,20 @@ export type Dialect = {
    * migrations.
    */
   limitStatements(ms: number): Promise<void>;
-  /** Whether a driver error is a statement cancelled by `limitStatements`. */
-  isStatementTimeout(err: unknown): boolean;
+  /** What a driver error means, where the request rather than the service is at fault. */
+  errorKind(err: unknown): DriverErrorKind | null;
+  /**
+   * Why this database cannot run `pattern` as a `regex` (a 400 naming the filter), or null.
+   * SQLite runs patterns on the linear-time engine (core/regex.ts); PostgreSQL on its own,
+   * asked with one statement outside transactions (inside one a refused pattern would abort it:
+   * `errorKind` then reports it).
+   */
+  regexError(exec: Kysely<any>, pattern: string): Promise<string | null>;
   close(): Promise<void>;
 };
+
+/** `statement_timeout`: cancelled by `limitStatements`; `invalid_regex`: a pattern the database refused. */
+export type DriverErrorKind = { kind: 'statement_timeout' } | { kind: 'invalid_regex'; message: string };
 
 /**
  * SQL over one key of a JSON-object column. `key` is passed as a parameter, never spliced.

@@ -2,10 +2,10 @@ import pg from 'pg';
 import { PostgresDialect, sql } from 'kysely';
 import { encodeJson } from '../../core/json-text.js';
 import { makeCounter } from './dialect.js';
-import { GuardedKysely, assertOutsideTransaction } from './transaction-guard.js';
+import { GuardedKysely, assertOutsideTransaction, insideTransaction } from './transaction-guard.js';
 import { inJsonbOrder } from './jsonb-order.js';
 import { postgresJson } from './postgres-json.js';
-import type { Dialect } from './dialect.js';
+import type { Dialect, DriverErrorKind } from './dialect.js';
 import type { Storage } from '../../core/fields/kind.js';
 
 const TYPES: Record<Storage, string> = {
@@ -41,6 +41,14 @@ function statementLimiter(pool: pg.Pool): (ms: number) => Promise<void> {
       for (const client of idle) client.release();
     }
   };
+}
+
+/** 57014 query_canceled: what statement_timeout raises (nothing else here cancels statements); 2201B: a refused pattern. */
+function postgresErrorKind(err: unknown): DriverErrorKind | null {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (code === '57014') return { kind: 'statement_timeout' };
+  if (code === '2201B') return { kind: 'invalid_regex', message: `Invalid regular expression: ${String(message).replace(/^invalid regular expression: /, '')}` };
+  return null;
 }
 
 /** PostgreSQL through a `pg` pool; `schema` isolates test runs. */
@@ -110,8 +118,18 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
       await pool.query(`ALTER TABLE "${table}" ${changes.map((c) => `ALTER COLUMN "${c.name}" TYPE ${TYPES[c.storage]} USING "${c.name}"::${TYPES[c.storage]}`).join(', ')}`);
     },
     limitStatements,
-    // 57014 query_canceled: what statement_timeout raises (nothing else here cancels statements).
-    isStatementTimeout: (err) => (err as { code?: unknown } | null)?.code === '57014',
+    errorKind: postgresErrorKind,
+    async regexError(exec, pattern) {
+      if (insideTransaction()) return null;
+      try {
+        await sql`SELECT '' ~ ${pattern}`.execute(exec);
+        return null;
+      } catch (err) {
+        const kind = postgresErrorKind(err);
+        if (kind?.kind === 'invalid_regex') return kind.message;
+        throw err;
+      }
+    },
     close: () => db.destroy(),
   };
 }

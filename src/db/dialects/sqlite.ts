@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteDialect, sql } from 'kysely';
 import { encodeJson } from '../../core/json-text.js';
+import { regexError, regexSearch } from '../../core/regex.js';
 import { makeCounter } from './dialect.js';
 import { GuardedKysely } from './transaction-guard.js';
 import { checkpointInWorker } from './sqlite-checkpoint.js';
@@ -30,14 +31,12 @@ function openDatabase(file: string): Database.Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
+  // RE2 (linear time, core/regex.ts): a pattern cannot stall the event loop. Filters check
+  // patterns first (`regexError`); one that cannot run matches nothing here.
   db.function('regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
     if (value === null || value === undefined) return 0;
-    const [source, flags] = String(pattern).startsWith('(?i)') ? [String(pattern).slice(4), 'i'] : [String(pattern), ''];
-    try {
-      return new RegExp(source, flags).test(String(value)) ? 1 : 0;
-    } catch {
-      return 0;
-    }
+    const [source, ci] = String(pattern).startsWith('(?i)') ? [String(pattern).slice(4), true] : [String(pattern), false];
+    return regexSearch(source, String(value), ci) ? 1 : 0;
   });
   return db;
 }
@@ -106,7 +105,8 @@ export function createSqliteDialect(file: string): Dialect {
     // One statement at a time on the event loop: the regex engine is linear (sqlite-regexp.ts) and
     // LIKE patterns carry no user wildcards, so no statement of ours runs unbounded.
     limitStatements: async () => undefined,
-    isStatementTimeout: () => false,
+    errorKind: () => null,
+    regexError: async (_exec, pattern) => regexError(pattern),
     close: async () => {
       await stopCheckpoints();
       await db.destroy();
