@@ -62,15 +62,21 @@ async function keyId(services: Services, exec: Exec, model: ResolvedModel, key: 
   return found.length === 1 ? found[0] : null;
 }
 
-/** The row behind a detail path, within the actor's scope for `action` and the request's filters. */
+/**
+ * The row behind a detail path, within the actor's scope for `action` and the request's filters.
+ * For a change or a delete (`exec` is then the write's transaction) the row is locked until the
+ * transaction ends, so the write merges into the last committed row (issue 17, lost updates).
+ */
 export async function getRow(services: Services, rc: RequestContext, model: ResolvedModel, key: string, params: Params, action: Action, exec: Exec): Promise<Row> {
   const where = await scopeClause(services, rc, model, params, action, exec);
   const id = await keyId(services, exec, model, key);
   if (id === null) throw notFound(model);
-  // Nothing narrows the look-up: the store's read by id (its statement text is built once).
-  const row = where === TRUE && typeof id === 'string'
+  const lock = action === 'change' || action === 'delete';
+  // Nothing narrows a read: the store's read by id (its statement text is built once).
+  const select = exec.selectFrom(model.table).selectAll(model.table).where(and([where, (eb) => eb(`${model.table}.id`, '=', id)]));
+  const row = where === TRUE && typeof id === 'string' && !lock
     ? await services.store.byId(exec, model, id)
-    : await exec.selectFrom(model.table).selectAll(model.table).where(and([where, (eb) => eb(`${model.table}.id`, '=', id)])).executeTakeFirst().then((raw) => raw && services.store.decode(model, raw));
+    : await (lock ? services.dialect.lockForUpdate(select) : select).executeTakeFirst().then((raw) => raw && services.store.decode(model, raw));
   if (!row) throw notFound(model);
   return row;
 }

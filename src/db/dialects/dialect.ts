@@ -1,4 +1,4 @@
-import type { Kysely, LogEvent, RawBuilder } from 'kysely';
+import type { Kysely, LogEvent, RawBuilder, SelectQueryBuilder } from 'kysely';
 import type { Storage } from '../../core/fields/kind.js';
 
 /**
@@ -55,6 +55,19 @@ export type Dialect = {
   unnestRows?(types: string[]): RawBuilder<unknown>;
   /** Locks rows/tables for an allocation in the current transaction, where the database needs it. */
   lockTable(trx: Kysely<any>, table: string): Promise<void>;
+  /**
+   * Takes a lock named `scope` until the transaction ends, where writers are not already
+   * serialized (PostgreSQL: a transaction-scoped advisory lock; SQLite: BEGIN IMMEDIATE already
+   * serializes writers). Take it first in the transaction, before any row lock, so that two
+   * writers always queue in the same order (transaction-guard.ts, point 5).
+   */
+  lockScope(trx: Kysely<any>, scope: string): Promise<void>;
+  /**
+   * A SELECT that locks the rows it reads until the transaction ends (FOR UPDATE), where writers
+   * are not already serialized: a read-modify-write (a PATCH merging custom fields) then sees the
+   * last committed row and no concurrent writer can change it before the write.
+   */
+  lockForUpdate<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
   /**
    * Compresses large values of these columns with the database's fastest method, where it has a
    * choice (PostgreSQL 14+ built with lz4: lz4 instead of pglz, for values written from now on);

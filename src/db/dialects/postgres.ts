@@ -103,6 +103,10 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     lockTable: async (trx, table) => {
       await sql`LOCK TABLE ${sql.table(table)} IN SHARE ROW EXCLUSIVE MODE`.execute(trx);
     },
+    lockScope: async (trx, scope) => {
+      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`netsot:${scope}`}, 0))`.execute(trx);
+    },
+    lockForUpdate: (query) => query.forUpdate() as typeof query,
     async compressFast(table, columns) {
       assertOutsideTransaction();
       const set = columns.map((c) => `ALTER COLUMN "${c}" SET COMPRESSION lz4`).join(', ');

@@ -99,7 +99,10 @@ export function createSqliteDialect(file: string): Dialect {
     queryCount: counter.count,
     freeGeneration: true,
     writeGeneration: generationReader(raw, () => `${scripts}.${counter.rollbacks()}`),
+    // Transactions begin IMMEDIATE (sqlite-statements.ts): one writer at a time, in every process.
     lockTable: async () => undefined,
+    lockScope: async () => undefined,
+    lockForUpdate: (query) => query,
     compressFast: async () => undefined,
     retypeColumns: async () => undefined,
     // One statement at a time on the event loop: the regex engine is linear (sqlite-regexp.ts) and
