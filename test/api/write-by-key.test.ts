@@ -58,6 +58,16 @@ describe('PUT/PATCH/DELETE /api/<app>/<model>/<natural key>/', () => {
     }
   }
 
+  it('should read a natural key holding a % that starts no escape as the text it is (Python unquote_plus)', GUARD, async () => {
+    const tenant = await create(t, '/api/tenancy/tenants/', { name: '100%' });
+    const res = await t.call('PATCH', '/api/tenancy/tenants/100%25/', { description: 'percent' });
+    assert.equal(res.status, 200, res.raw);
+    assert.equal(res.body.id, tenant.id);
+    const group = await t.call('POST', '/api/tenancy/tenant-groups/', { name: 'g%', parent: 'fe80::1%eth0' });
+    assert.equal(group.status, 400, group.raw);
+    assert.ok(group.body.parent, group.raw);
+  });
+
   it('should answer DELETE of an unknown VRF key with 404', GUARD, async () => {
     const res = await t.call('DELETE', '/api/ipam/vrfs/no-such-vrf/');
     assert.equal(res.status, 404, res.raw);
