@@ -60,6 +60,18 @@ describe('GET /api/tenancy/tenants/ with offsets and limits past every bound', (
   });
 });
 
+describe('GET /api/tenancy/tenants/<a natural key of 150 characters>/', () => {
+  it('should find the object (no 414 for a long path segment)', async () => {
+    const tenant = await create(t, '/api/tenancy/tenants/', { name: 'n'.repeat(150) });
+    const res = await t.call('GET', `/api/tenancy/tenants/${'n'.repeat(150)}/`);
+    assert.equal(res.status, 200, res.raw);
+    assert.equal(res.body.id, tenant.id);
+    const missing = await t.call('DELETE', `/api/tenancy/tenants/${'m'.repeat(3000)}/`);
+    assert.equal(missing.status, 404, missing.raw);
+    assert.deepEqual(missing.body, { detail: 'No Tenant matches the given query.' });
+  });
+});
+
 describe('an unexpected error', () => {
   it('should answer 500 in the reference shape without the exception class or message', async () => {
     const res = await t.call('GET', '/test-boom/');
