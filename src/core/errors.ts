@@ -15,7 +15,7 @@ export const ERROR_CODES = {
   INV_ERR_CONFLICT: { status: 409, doc: 'delete blocked by dependent objects' },
   INV_ERR_TOO_LARGE: { status: 413, doc: 'request body over a configured limit (MAX_BODY_MB, MAX_BULK_ITEMS, MAX_CSV_ROWS)' },
   INV_ERR_UNSUPPORTED_MEDIA: { status: 415, doc: 'request Content-Type not supported' },
-  INV_ERR_TIMEOUT: { status: 503, doc: 'a database statement ran past STATEMENT_TIMEOUT_MS and was cancelled' },
+  INV_ERR_UNAVAILABLE: { status: 503, doc: 'the database cancelled a statement past STATEMENT_TIMEOUT_MS, or a write lost to concurrent writes three times: send it again' },
   INV_ERR_INTERNAL: { status: 500, doc: 'unexpected server error' },
   INV_ERR_TRANSACTION_ESCAPE: { status: 500, doc: 'a defect: code inside a transaction asked the root handle for another connection (db/dialects/transaction-guard.ts)' },
 } as const;
@@ -109,10 +109,10 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
-/** A statement cancelled by the database's statement timeout: the request asked for too much work. */
-export class StatementTimeoutError extends AppError {
+/** The database cancelled the request's work (statement timeout, repeated write conflicts): the client may send it again. */
+export class UnavailableError extends AppError {
   constructor(detail: string) {
-    super({ code: 'INV_ERR_TIMEOUT', body: { detail } });
+    super({ code: 'INV_ERR_UNAVAILABLE', body: { detail } });
   }
 }
 

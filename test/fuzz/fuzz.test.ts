@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { DB_URL, TOKEN, makeApp } from '../helpers/app.js';
 import { buildWorld } from '../contract/search-world.js';
@@ -17,7 +18,8 @@ import type { FuzzRequest } from './requests.js';
  *
  * FUZZ_REQUESTS (default 2500) sets the budget, FUZZ_SEED (default 17) the stream,
  * FUZZ_CONCURRENCY (default 4) how many requests are in flight at once, FUZZ_GUARD_MS (30000)
- * the guard. Locally: `FUZZ_REQUESTS=50000 node --import tsx --test test/fuzz/fuzz.test.ts`.
+ * the guard, FUZZ_REPORT a file to write the failures to (one JSON line each). Locally:
+ * `FUZZ_REQUESTS=50000 node --import tsx --test test/fuzz/fuzz.test.ts`.
  */
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2500);
 const SEED = Number(process.env.FUZZ_SEED ?? 17);
@@ -78,6 +80,7 @@ describe(`fuzz (${DB_URL.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'}, seed
     }
     const health = await t.app.inject({ method: 'GET', url: '/health/' });
     ctx.diagnostic(`${REQUESTS} requests in ${Math.round((performance.now() - started) / 1000)} s; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
+    if (process.env.FUZZ_REPORT) writeFileSync(process.env.FUZZ_REPORT, failures.map((f) => JSON.stringify(f)).join('\n'));
     assert.equal(health.statusCode, 200, 'the service still answers /health/');
     assert.equal(failures.length, 0, `${failures.length} requests failed:\n${failures.slice(0, 25).map(describeFailure).join('\n')}`);
   });

@@ -1,4 +1,4 @@
-import { AppError, BadRequestError, MethodNotAllowedError, PayloadTooLargeError, StatementTimeoutError } from '../../core/errors.js';
+import { AppError, BadRequestError, MethodNotAllowedError, PayloadTooLargeError, UnavailableError } from '../../core/errors.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Sends an AppError in the reference's shape, with API-Version unless it is unversioned. */
@@ -17,9 +17,11 @@ function fromFastifyError(req: FastifyRequest, err: FastifyError): AppError | un
   }
   const driver = req.server.services?.dialect.errorKind(err);
   if (driver?.kind === 'statement_timeout') {
-    return new StatementTimeoutError(`The database cancelled this request's query after ${req.server.services.config.statementTimeoutMs} ms (STATEMENT_TIMEOUT_MS). Narrow the filters or the page.`);
+    return new UnavailableError(`The database cancelled this request's query after ${req.server.services.config.statementTimeoutMs} ms (STATEMENT_TIMEOUT_MS). Narrow the filters or the page.`);
   }
   if (driver?.kind === 'invalid_regex') return new BadRequestError(driver.message);
+  if (driver?.kind === 'unique_violation') return new BadRequestError('An object with these unique values was written at the same time by another request.');
+  if (driver?.kind === 'write_conflict') return new UnavailableError('This write conflicted with concurrent writes and was rolled back; send it again.');
   if (err.statusCode === 405) return new MethodNotAllowedError('?', '');
   return undefined;
 }
@@ -36,7 +38,7 @@ export function sendInternalError(reply: FastifyReply): FastifyReply {
 /** One error handler for the whole API (STYLE.md section 6). */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err instanceof AppError && err.status >= 500 && err.code !== 'INV_ERR_TIMEOUT') {
+    if (err instanceof AppError && err.status >= 500 && err.code !== 'INV_ERR_UNAVAILABLE') {
       req.log.error(err);
       return sendInternalError(reply);
     }

@@ -97,8 +97,14 @@ export type Dialect = {
   close(): Promise<void>;
 };
 
-/** `statement_timeout`: cancelled by `limitStatements`; `invalid_regex`: a pattern the database refused. */
-export type DriverErrorKind = { kind: 'statement_timeout' } | { kind: 'invalid_regex'; message: string };
+/**
+ * What a driver error means: `statement_timeout`, cancelled by `limitStatements`;
+ * `invalid_regex`, a pattern the database refused; `unique_violation`, a concurrent writer
+ * committed the same unique values first (the checks before the write could not see it);
+ * `write_conflict`, a deadlock, a serialization failure or a lock not granted in time. The last
+ * two are worth running the transaction again (ops/write/transaction.ts).
+ */
+export type DriverErrorKind = { kind: 'statement_timeout' | 'unique_violation' | 'write_conflict' } | { kind: 'invalid_regex'; message: string };
 
 /**
  * SQL over one key of a JSON-object column. `key` is passed as a parameter, never spliced.

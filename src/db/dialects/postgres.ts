@@ -43,10 +43,12 @@ function statementLimiter(pool: pg.Pool): (ms: number) => Promise<void> {
   };
 }
 
-/** 57014 query_canceled: what statement_timeout raises (nothing else here cancels statements); 2201B: a refused pattern. */
+/** 57014 query_canceled: what statement_timeout raises (nothing else here cancels statements); 2201B: a refused pattern; 23505, 40P01, 40001, 55P03: see DriverErrorKind. */
 function postgresErrorKind(err: unknown): DriverErrorKind | null {
   const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
   if (code === '57014') return { kind: 'statement_timeout' };
+  if (code === '23505') return { kind: 'unique_violation' };
+  if (code === '40P01' || code === '40001' || code === '55P03') return { kind: 'write_conflict' };
   if (code === '2201B') return { kind: 'invalid_regex', message: `Invalid regular expression: ${String(message).replace(/^invalid regular expression: /, '')}` };
   return null;
 }

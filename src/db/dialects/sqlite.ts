@@ -108,7 +108,8 @@ export function createSqliteDialect(file: string): Dialect {
     // One statement at a time on the event loop: the regex engine is linear (sqlite-regexp.ts) and
     // LIKE patterns carry no user wildcards, so no statement of ours runs unbounded.
     limitStatements: async () => undefined,
-    errorKind: () => null,
+    // Writers are serialized, so a unique index never races the checks; a lock not granted within the busy timeout (WORKERS on one file) is a conflict.
+    errorKind: (err) => (/^SQLITE_BUSY/.test(String((err as { code?: unknown } | null)?.code)) ? { kind: 'write_conflict' } : null),
     regexError: async (_exec, pattern) => regexError(pattern),
     close: async () => {
       await stopCheckpoints();
