@@ -1,7 +1,11 @@
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaError } from '../../core/errors.js';
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaError, ValidationError } from '../../core/errors.js';
+import { nullCharacterErrors } from './null-characters.js';
 import { measureJson } from './json-size.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../core/config.js';
+
+/** Deepest nesting of lists and objects a body may hold (everything that walks a value stays far from the stack's limit). */
+export const MAX_DEPTH = 256;
 
 /** JSON values per body allowed for each object a list may carry (a 10 000-object list: a million values). */
 export const VALUES_PER_ITEM = 100;
@@ -12,11 +16,16 @@ function parseJsonBody(text: string, limits: Config['limits']): unknown {
   const size = measureJson(text, { maxItems: limits.bulkItems, maxValues });
   if (size.items > limits.bulkItems) throw new PayloadTooLargeError(`A request may carry at most ${limits.bulkItems} objects (MAX_BULK_ITEMS).`);
   if (size.values > maxValues) throw new PayloadTooLargeError(`A request body may hold at most ${maxValues} JSON values (${VALUES_PER_ITEM} per object of MAX_BULK_ITEMS).`);
+  if (size.depth > MAX_DEPTH) throw new BadRequestError(`JSON parse error - lists and objects nested deeper than ${MAX_DEPTH} levels`);
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (err) {
     throw new BadRequestError(`JSON parse error - ${(err as Error).message}`);
   }
+  const nul = nullCharacterErrors(body);
+  if (nul) throw new ValidationError(nul);
+  return body;
 }
 
 /**

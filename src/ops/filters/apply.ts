@@ -68,7 +68,7 @@ export async function buildWhere(ctx: FilterContext, params: Params): Promise<Cl
       if (ctx.services.config.strictFiltering) errors[param] = ['Unknown filter field'];
       continue;
     }
-    const problem = REGEX_LOOKUPS.has(found[1]) ? await patternProblem(ctx, values) : null;
+    const problem = values.some((v) => v.includes('\0')) ? 'Null characters are not allowed.' : REGEX_LOOKUPS.has(found[1]) ? await patternProblem(ctx, values) : null;
     if (problem) {
       errors[param] = [problem];
       continue;
