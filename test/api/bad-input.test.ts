@@ -42,6 +42,8 @@ describe('NUL characters', () => {
   it('should answer a detail path holding one with a 404', async () => {
     const res = await t.call('PATCH', '/api/tenancy/tenants/a%00b/', { description: 'x' });
     assert.equal(res.status, 404, res.raw);
+    const template = await t.call('DELETE', '/api/extras/export-templates/a%00b/');
+    assert.equal(template.status, 404, template.raw);
   });
 });
 

@@ -16,12 +16,12 @@ import type { FuzzRequest } from './requests.js';
  * and CSV, bad ids in paths and references. It fails on any 5xx and on any request that takes
  * longer than the guard (a hang, not a timing target).
  *
- * FUZZ_REQUESTS (default 2500) sets the budget, FUZZ_SEED (default 17) the stream,
+ * FUZZ_REQUESTS (default 4000) sets the budget, FUZZ_SEED (default 17) the stream,
  * FUZZ_CONCURRENCY (default 4) how many requests are in flight at once, FUZZ_GUARD_MS (30000)
  * the guard, FUZZ_REPORT a file to write the failures to (one JSON line each). Locally:
  * `FUZZ_REQUESTS=50000 node --import tsx --test test/fuzz/fuzz.test.ts`.
  */
-const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2500);
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 4000);
 const SEED = Number(process.env.FUZZ_SEED ?? 17);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 4);
 const GUARD_MS = Number(process.env.FUZZ_GUARD_MS ?? 30_000);

@@ -98,6 +98,8 @@ export function naturalKeyClause(registry: Registry, model: ResolvedModel, value
 
 /** Ids of rows whose natural key matches the composite-key values. */
 export async function resolveNaturalKey(services: Services, exec: Exec, model: ResolvedModel, values: (string | null)[], extra?: Clause): Promise<string[]> {
+  // No stored text holds a NUL character (PostgreSQL would refuse the parameter outright).
+  if (values.some((v) => v?.includes('\0'))) return [];
   const clause = naturalKeyClause(services.registry, model, values);
   let query = exec.selectFrom(model.table).select(`${model.table}.id`).where(clause);
   if (extra) query = query.where(extra);
