@@ -30,6 +30,13 @@ function toInt(value: string | undefined, fallback: number, name: string): numbe
   return n;
 }
 
+/** A limit that cannot be switched off: 0 is refused at start rather than read as something else. */
+function toPositive(value: string | undefined, fallback: number, name: string): number {
+  const n = toInt(value, fallback, name);
+  if (n === 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
 function toBool(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
@@ -49,9 +56,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     workers: toInt(env.WORKERS, 1, 'WORKERS') || 1,
     responseCacheMb: toInt(env.RESPONSE_CACHE_MB, 64, 'RESPONSE_CACHE_MB'),
     limits: {
-      bodyMb: toInt(env.MAX_BODY_MB, 16, 'MAX_BODY_MB') || 16,
-      bulkItems: toInt(env.MAX_BULK_ITEMS, 10000, 'MAX_BULK_ITEMS') || 10000,
-      csvRows: toInt(env.MAX_CSV_ROWS, 10000, 'MAX_CSV_ROWS') || 10000,
+      bodyMb: toPositive(env.MAX_BODY_MB, 16, 'MAX_BODY_MB'),
+      bulkItems: toPositive(env.MAX_BULK_ITEMS, 10000, 'MAX_BULK_ITEMS'),
+      csvRows: toPositive(env.MAX_CSV_ROWS, 10000, 'MAX_CSV_ROWS'),
     },
     statementTimeoutMs: toInt(env.STATEMENT_TIMEOUT_MS, 30000, 'STATEMENT_TIMEOUT_MS'),
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
