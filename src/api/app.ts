@@ -54,10 +54,13 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
     await loadDefaults(dialect, services.store, registry);
     await bootstrapSuperuser(services);
   }
-  const app = Fastify({ logger: opts.logger ? { level: config.logLevel } : false, exposeHeadRoutes: false, bodyLimit: 256 * 1024 * 1024 });
+  await dialect.limitStatements(config.statementTimeoutMs);
+  const app = Fastify({ logger: opts.logger ? { level: config.logLevel } : false, exposeHeadRoutes: false, bodyLimit: config.limits.bodyMb * 1024 * 1024,
+    // A detail path may hold a long composite natural key; the request line is bounded by Node's header limit.
+    routerOptions: { maxParamLength: 16 * 1024 } });
   app.decorate('services', services);
   registerErrorHandler(app);
-  registerBodyParsers(app);
+  registerBodyParsers(app, config.limits);
   registerApiDocs(app);
   registerVersioning(app);
   registerAuth(app, services);

@@ -19,6 +19,10 @@ export type Config = {
   graphqlMaxDepth: number;
   /** Objects a GraphQL response may hold (0: no maximum). */
   graphqlMaxNodes: number;
+  /** Request limits (issue 17): body megabytes, objects per JSON list, rows per CSV import. */
+  limits: { bodyMb: number; bulkItems: number; csvRows: number };
+  /** PostgreSQL: milliseconds any one statement may run before it is cancelled (0: no limit). */
+  statementTimeoutMs: number;
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
@@ -27,6 +31,13 @@ function toInt(value: string | undefined, fallback: number, name: string): numbe
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+/** A limit that cannot be switched off: 0 is refused at start rather than read as something else. */
+function toPositive(value: string | undefined, fallback: number, name: string): number {
+  const n = toInt(value, fallback, name);
+  if (n === 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
   return n;
 }
 
@@ -50,6 +61,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     responseCacheMb: toInt(env.RESPONSE_CACHE_MB, 64, 'RESPONSE_CACHE_MB'),
     graphqlMaxDepth: toInt(env.GRAPHQL_MAX_DEPTH, 10, 'GRAPHQL_MAX_DEPTH'),
     graphqlMaxNodes: toInt(env.GRAPHQL_MAX_NODES, 100_000, 'GRAPHQL_MAX_NODES'),
+    limits: {
+      bodyMb: toPositive(env.MAX_BODY_MB, 16, 'MAX_BODY_MB'),
+      bulkItems: toPositive(env.MAX_BULK_ITEMS, 10000, 'MAX_BULK_ITEMS'),
+      csvRows: toPositive(env.MAX_CSV_ROWS, 10000, 'MAX_CSV_ROWS'),
+    },
+    statementTimeoutMs: toInt(env.STATEMENT_TIMEOUT_MS, 30000, 'STATEMENT_TIMEOUT_MS'),
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
     superuser: name
       ? { name, password: env.SUPERUSER_PASSWORD || undefined, token: env.SUPERUSER_API_TOKEN || undefined }

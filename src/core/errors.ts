@@ -13,8 +13,11 @@ export const ERROR_CODES = {
   INV_ERR_METHOD_NOT_ALLOWED: { status: 405, doc: 'HTTP method not supported on this endpoint' },
   INV_ERR_NOT_ACCEPTABLE: { status: 406, doc: 'Accept header cannot be satisfied or names an unsupported version' },
   INV_ERR_CONFLICT: { status: 409, doc: 'delete blocked by dependent objects' },
+  INV_ERR_TOO_LARGE: { status: 413, doc: 'request body over a configured limit (MAX_BODY_MB, MAX_BULK_ITEMS, MAX_CSV_ROWS)' },
   INV_ERR_UNSUPPORTED_MEDIA: { status: 415, doc: 'request Content-Type not supported' },
+  INV_ERR_UNAVAILABLE: { status: 503, doc: 'the database cancelled a statement past STATEMENT_TIMEOUT_MS, or a write lost to concurrent writes three times: send it again' },
   INV_ERR_INTERNAL: { status: 500, doc: 'unexpected server error' },
+  INV_ERR_TRANSACTION_ESCAPE: { status: 500, doc: 'a defect: code inside a transaction asked the root handle for another connection (db/dialects/transaction-guard.ts)' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -99,8 +102,33 @@ export class ConflictError extends AppError {
   }
 }
 
+/** A body over one of the deployment's request limits (README, Configuration). */
+export class PayloadTooLargeError extends AppError {
+  constructor(detail: string) {
+    super({ code: 'INV_ERR_TOO_LARGE', body: { detail } });
+  }
+}
+
+/** The database cancelled the request's work (statement timeout, repeated write conflicts): the client may send it again. */
+export class UnavailableError extends AppError {
+  constructor(detail: string) {
+    super({ code: 'INV_ERR_UNAVAILABLE', body: { detail } });
+  }
+}
+
 export class UnsupportedMediaError extends AppError {
   constructor(contentType: string) {
     super({ code: 'INV_ERR_UNSUPPORTED_MEDIA', body: { detail: `Unsupported media type "${contentType}" in request.` } });
+  }
+}
+
+/**
+ * Code running inside a transaction asked the root database handle for a connection: on SQLite
+ * it would wait forever for the transaction that waits for it; on PostgreSQL it would take a
+ * second pooled connection. Always a defect (see db/dialects/transaction-guard.ts).
+ */
+export class TransactionEscapeError extends AppError {
+  constructor() {
+    super({ code: 'INV_ERR_TRANSACTION_ESCAPE', body: { detail: 'Internal error: a statement inside a transaction used another database connection.' } });
   }
 }

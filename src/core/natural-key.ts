@@ -21,9 +21,20 @@ export function toCompositeKey(values: unknown[]): string {
   return values.map((v) => (v === null || v === undefined ? '%00' : quotePlus(String(v)))).join(';');
 }
 
+const UTF8 = new TextDecoder('utf-8');
+
+/**
+ * Python's `unquote_plus`: runs of valid `%XX` escapes decode as UTF-8 (invalid bytes become
+ * U+FFFD); a `%` not followed by two hex digits stays as it is (never an error: a detail path
+ * such as `fe80::1%eth0` is a key like any other).
+ */
+function unquotePlus(text: string): string {
+  return text.replace(/\+/g, ' ').replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => UTF8.decode(Uint8Array.from(run.slice(1).split('%'), (hex) => parseInt(hex, 16))));
+}
+
 export function fromCompositeKey(key: string): (string | null)[] {
   return key.split(';').map((part) => {
-    const value = decodeURIComponent(part.replace(/\+/g, ' '));
+    const value = unquotePlus(part);
     return value === '\0' ? null : value;
   });
 }

@@ -6,6 +6,7 @@ import { getRow, scopeClause } from './read.js';
 import { requirePermission } from './permissions.js';
 import { deleteRows } from './write/delete.js';
 import { persist } from './write/persist.js';
+import { writeTransaction } from './write/transaction.js';
 import type { Exec } from '../db/store.js';
 import type { ResolvedModel, Row } from '../core/registry/types.js';
 import type { Params } from './filters/apply.js';
@@ -28,9 +29,6 @@ function expectList(value: unknown): unknown[] {
   throw new ValidationError({ non_field_errors: [`Expected a list of items but got type "${typeName(value)}".`] });
 }
 
-function transaction<T>(services: Services, fn: (trx: Exec) => Promise<T>): Promise<T> {
-  return services.dialect.db.transaction().execute(fn);
-}
 
 /** POST: one object or a list, all or none. */
 export async function createObjects(services: Services, rc: RequestContext, model: ResolvedModel, body: unknown): Promise<Row[]> {
@@ -40,24 +38,28 @@ export async function createObjects(services: Services, rc: RequestContext, mode
   const bad = inputs.map((i) => (i && typeof i === 'object' && !Array.isArray(i) ? {} : { non_field_errors: [`Invalid data. Expected a dictionary, but got ${typeName(i)}.`] }));
   if (bad.some((b) => Object.keys(b).length > 0)) throw new ValidationError(asList ? bad : bad[0]);
   if (inputs.length === 0) return [];
-  return transaction(services, (trx) => persist(services, trx, rc, model, inputs.map((input) => ({ input: input as Record<string, unknown> })), { partial: false, asList }));
+  return writeTransaction(services, model, (trx) => persist(services, trx, rc, model, inputs.map((input) => ({ input: input as Record<string, unknown> })), { partial: false, asList }));
 }
 
 /** PUT/PATCH on a detail path. */
 export async function updateObject(services: Services, rc: RequestContext, model: ResolvedModel, key: string, params: Params, body: unknown, partial: boolean): Promise<Row> {
   const input = expectObject(body);
-  return transaction(services, async (trx) => {
+  return writeTransaction(services, model, async (trx) => {
     const before = await getRow(services, rc, model, key, params, 'change', trx);
     return (await persist(services, trx, rc, model, [{ input, before }], { partial, asList: false }))[0];
   });
 }
 
-/** Rows named by `[{id}, ...]` within the actor's scope; unknown ids are skipped (reference). */
+/**
+ * Rows named by `[{id}, ...]` within the actor's scope; unknown ids are skipped (reference).
+ * Locked until the transaction ends, in id order (two bulk writes never wait on each other in a cycle).
+ */
 async function scopedRows(services: Services, rc: RequestContext, model: ResolvedModel, trx: Exec, ids: string[], action: Action, params: Params): Promise<Map<string, Row>> {
   const where = await scopeClause(services, rc, model, params, action, trx);
   const out = new Map<string, Row>();
-  for (const part of chunk(ids)) {
-    const raw = await trx.selectFrom(model.table).selectAll(model.table).where(and([where, (eb) => eb(`${model.table}.id`, 'in', part)])).execute();
+  for (const part of chunk([...new Set(ids)].sort())) {
+    const select = trx.selectFrom(model.table).selectAll(model.table).where(and([where, (eb) => eb(`${model.table}.id`, 'in', part)])).orderBy(`${model.table}.id`);
+    const raw = await services.dialect.lockForUpdate(select).execute();
     for (const row of raw.map((r) => services.store.decode(model, r))) out.set(row.id, row);
   }
   return out;
@@ -76,7 +78,7 @@ function bulkIds(model: ResolvedModel, body: unknown): { ids: string[]; items: R
 /** PUT/PATCH on a list path: `[{id, ...}]`, all or none; returns rows in the order given. */
 export async function bulkUpdate(services: Services, rc: RequestContext, model: ResolvedModel, body: unknown, params: Params, partial: boolean): Promise<Row[]> {
   const { ids, items } = bulkIds(model, body);
-  return transaction(services, async (trx) => {
+  return writeTransaction(services, model, async (trx) => {
     const rows = await scopedRows(services, rc, model, trx, ids, 'change', params);
     const work = items.map((input, i) => ({ input, before: rows.get(ids[i]) })).filter((w) => w.before);
     if (work.length === 0) return [];
@@ -85,7 +87,7 @@ export async function bulkUpdate(services: Services, rc: RequestContext, model: 
 }
 
 export async function deleteObject(services: Services, rc: RequestContext, model: ResolvedModel, key: string, params: Params): Promise<void> {
-  await transaction(services, async (trx) => {
+  await writeTransaction(services, model, async (trx) => {
     const row = await getRow(services, rc, model, key, params, 'delete', trx);
     await deleteRows(services, trx, rc, model, [row]);
   });
@@ -94,7 +96,7 @@ export async function deleteObject(services: Services, rc: RequestContext, model
 /** DELETE on a list path: `[{id}]`, all or none. */
 export async function bulkDelete(services: Services, rc: RequestContext, model: ResolvedModel, body: unknown, params: Params): Promise<void> {
   const { ids } = bulkIds(model, body);
-  await transaction(services, async (trx) => {
+  await writeTransaction(services, model, async (trx) => {
     const rows = await scopedRows(services, rc, model, trx, ids, 'delete', params);
     if (rows.size > 0) await deleteRows(services, trx, rc, model, [...rows.values()]);
   });

@@ -45,7 +45,7 @@ function keysetAfter(terms: OrderTerm[], last: unknown[], nullsFirst: boolean): 
  * Filter and permission errors are thrown here, before the first batch is read.
  */
 export async function openRowBatches(services: Services, rc: RequestContext, model: ResolvedModel, query: ExportQuery): Promise<AsyncIterable<Row[]>> {
-  const where = await scopeClause(services, rc, model, query.params, 'view');
+  const where = await scopeClause(services, rc, model, query.params, 'view', services.dialect.db);
   const terms = buildOrder(services.registry, model, query.sort);
   const size = query.batchSize ?? 1000;
   const columns = query.columns ? [...new Set(['id', ...query.columns])].map((c) => `${model.table}.${c}`) : undefined;

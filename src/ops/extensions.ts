@@ -36,6 +36,12 @@ export type ModelExtensions = {
   listDynamicFilters?: (ctx: { services: Services; exec: Exec }) => Promise<Map<string, Record<string, FilterDef>>>;
   /** Field name -> loader; used for `computed` fields and to override common ones (custom_fields, relationships, ...). */
   computed?: Record<string, ComputedLoader>;
+  /**
+   * Named locks (dialect.lockScope) every write of this model takes first in its transaction,
+   * before it reads the rows it changes: writers whose effects reach beyond their own rows (the
+   * IPAM hierarchy re-parents other prefixes and addresses) then run one after the other.
+   */
+  writeLocks?: readonly string[];
   /** Reads extra input keys of each object before checks (e.g. custom_fields, relationships); may add errors. */
   parseInput?: (ctx: WriteHookContext) => Promise<void>;
   /** After rows and links are written, before the scope check and the change log. */
@@ -61,3 +67,4 @@ export function buildExtensions(tables: AppExtensions[]): Map<string, ModelExten
 export function extensionsFor(services: Services, model: ResolvedModel): ModelExtensions[] {
   return [...(services.extensions.get(model.id) ?? []), ...(services.extensions.get('*') ?? [])];
 }
+

@@ -21,7 +21,7 @@ import type { RequestContext, Services } from './services.js';
 export type ListQuery = { params: Params; limit: number | null; offset: number; sort?: string };
 
 /** Filters, permission constraints and app scopes (ModelExtensions.scope), as one clause. */
-export async function scopeClause(services: Services, rc: RequestContext, model: ResolvedModel, params: Params, action: Action, exec: Exec = services.dialect.db): Promise<Clause> {
+export async function scopeClause(services: Services, rc: RequestContext, model: ResolvedModel, params: Params, action: Action, exec: Exec): Promise<Clause> {
   if (rc.actor) requirePermission(services, rc.actor, action, model);
   const where = await buildWhere({ services, exec, model, actor: rc.actor }, params);
   const constraint = rc.actor ? constraintClause(services, rc.actor, action, model) : null;
@@ -32,7 +32,7 @@ export async function scopeClause(services: Services, rc: RequestContext, model:
 
 /** One page of rows and the total count. */
 export async function listRows(services: Services, rc: RequestContext, model: ResolvedModel, query: ListQuery): Promise<{ count: number; rows: Row[] }> {
-  const where = await scopeClause(services, rc, model, query.params, 'view');
+  const where = await scopeClause(services, rc, model, query.params, 'view', services.dialect.db);
   const terms = buildOrder(services.registry, model, query.sort);
   const { count, rows } = await readPage({ exec: services.dialect.db, model, where, terms, limit: query.limit, offset: query.offset, shape: `${model.id}|${query.sort ?? ''}` });
   return { count, rows: rows.map((r) => services.store.decode(model, r)) };
@@ -54,23 +54,29 @@ export function notFound(model: ResolvedModel): NotFoundError {
  * the reference, looked up by id alone: any other text is DRF's bare 404 (a dotted one matches
  * no route there at all).
  */
-async function keyId(services: Services, model: ResolvedModel, key: string): Promise<string | number | null> {
+async function keyId(services: Services, exec: Exec, model: ResolvedModel, key: string): Promise<string | number | null> {
   const id = toRowId(model, key);
   if (id) return id;
   if (model.id_type === 'integer') throw new NotFoundError('Not found.', { versioned: !key.includes('.') });
-  const found = await resolveNaturalKey(services, services.dialect.db, model, fromCompositeKey(key));
+  const found = await resolveNaturalKey(services, exec, model, fromCompositeKey(key));
   return found.length === 1 ? found[0] : null;
 }
 
-/** The row behind a detail path, within the actor's scope for `action` and the request's filters. */
-export async function getRow(services: Services, rc: RequestContext, model: ResolvedModel, key: string, params: Params, action: Action, exec: Exec = services.dialect.db): Promise<Row> {
+/**
+ * The row behind a detail path, within the actor's scope for `action` and the request's filters.
+ * For a change or a delete (`exec` is then the write's transaction) the row is locked until the
+ * transaction ends, so the write merges into the last committed row (issue 17, lost updates).
+ */
+export async function getRow(services: Services, rc: RequestContext, model: ResolvedModel, key: string, params: Params, action: Action, exec: Exec): Promise<Row> {
   const where = await scopeClause(services, rc, model, params, action, exec);
-  const id = await keyId(services, model, key);
+  const id = await keyId(services, exec, model, key);
   if (id === null) throw notFound(model);
-  // Nothing narrows the look-up: the store's read by id (its statement text is built once).
-  const row = where === TRUE && typeof id === 'string'
+  const lock = action === 'change' || action === 'delete';
+  // Nothing narrows a read: the store's read by id (its statement text is built once).
+  const select = exec.selectFrom(model.table).selectAll(model.table).where(and([where, (eb) => eb(`${model.table}.id`, '=', id)]));
+  const row = where === TRUE && typeof id === 'string' && !lock
     ? await services.store.byId(exec, model, id)
-    : await exec.selectFrom(model.table).selectAll(model.table).where(and([where, (eb) => eb(`${model.table}.id`, '=', id)])).executeTakeFirst().then((raw) => raw && services.store.decode(model, raw));
+    : await (lock ? services.dialect.lockForUpdate(select) : select).executeTakeFirst().then((raw) => raw && services.store.decode(model, raw));
   if (!row) throw notFound(model);
   return row;
 }

@@ -112,8 +112,8 @@ async function handleDetail(ctx: Ctx) {
   const params = queryParams(req);
   switch (req.method) {
     case 'GET': case 'HEAD': {
-      if (!req.wantsCsv) return cachedGet(ctx, async () => (await render(ctx, [await getRow(services, rc, model, key, params, 'view')]))[0]);
-      const row = await getRow(services, rc, model, key, params, 'view');
+      if (!req.wantsCsv) return cachedGet(ctx, async () => (await render(ctx, [await getRow(services, rc, model, key, params, 'view', services.dialect.db)]))[0]);
+      const row = await getRow(services, rc, model, key, params, 'view', services.dialect.db);
       return sendCsvRows(services, req, reply, model, [row], { status: 200 });
     }
     case 'OPTIONS': return sendJson(reply, 200, buildOptions(services, model, { actor: req.actor, detail: true, writeEnabled: req.actor?.write_enabled !== false }));

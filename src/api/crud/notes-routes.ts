@@ -20,7 +20,7 @@ async function handleNotes(services: Services, req: FastifyRequest, reply: Fasti
   if (!model.features.has('notes')) throw new MethodNotAllowedError(req.method, NOTES_ALLOW);
   const { key } = req.params as { key: string };
   const rc = toRequestContext(req, `${model.app}-api:${model.model}-notes`);
-  const object = await getRow(services, rc, model, key, new Map(), 'view');
+  const object = await getRow(services, rc, model, key, new Map(), 'view', services.dialect.db);
   if (req.method === 'POST') {
     if (rc.actor) requirePermission(services, rc.actor, 'add', notes);
     const body = { ...(req.body as Record<string, unknown>), assigned_object_type: model.id, assigned_object_id: object.id };

@@ -10,11 +10,16 @@ function toInt(value: string | undefined): number | undefined {
   return value !== undefined && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
 }
 
-/** `limit`/`offset` as the reference's paginator reads them (api-behaviour.md section 5). */
+/**
+ * `limit`/`offset` as the reference's paginator reads them (api-behaviour.md section 5). Numbers
+ * past what a database takes are clamped to the largest safe integer: an offset that large is
+ * past the end of any table (an empty page, as the reference, whose links `pageLinks` computes
+ * from the exact value), and a limit that large returns every row.
+ */
 export function parsePaging(params: Params, config: Config): { limit: number | null; offset: number } {
-  const offset = toInt(last(params, 'offset')) ?? 0;
+  const offset = Math.min(toInt(last(params, 'offset')) ?? 0, Number.MAX_SAFE_INTEGER);
   const raw = last(params, 'limit');
-  let limit = toInt(raw) ?? config.paginateCount;
+  let limit = Math.min(toInt(raw) ?? config.paginateCount, Number.MAX_SAFE_INTEGER);
   if (raw !== undefined && /^-/.test(raw.trim())) limit = config.paginateCount;
   if (limit === 0) return { limit: config.maxPageSize === 0 ? null : config.maxPageSize, offset };
   if (config.maxPageSize > 0 && limit > config.maxPageSize) limit = config.maxPageSize;

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { BadRequestError } from '../../core/errors.js';
+import { BadRequestError, PayloadTooLargeError } from '../../core/errors.js';
 import { isWritable } from '../../ops/write/build-item.js';
 import { CSV_NO_OBJECT, CSV_NULL } from './cells.js';
 import type { ResolvedField, ResolvedModel } from '../../core/registry/types.js';
@@ -115,13 +115,15 @@ function rowToInput(model: ResolvedModel, counter: number, row: Map<string, stri
  * one object per row, natural-key column groups as attribute lookups, unknown and read-only
  * columns (except `id`) ignored. Malformed CSV is a 400.
  */
-export function parseCsvBody(model: ResolvedModel, text: string): Record<string, unknown>[] {
+export function parseCsvBody(model: ResolvedModel, text: string, maxRows: number): Record<string, unknown>[] {
   let records: string[][];
   try {
-    records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true });
+    // Parsing stops one row past the limit (the header is a record too): a body of millions of rows is refused, not read.
+    records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, to: maxRows + 2 });
   } catch (err) {
     throw new BadRequestError((err as Error).message);
   }
+  if (records.length > maxRows + 1) throw new PayloadTooLargeError(`A CSV import may carry at most ${maxRows} rows (MAX_CSV_ROWS).`);
   const [header, ...rows] = records;
   if (!header) return [];
   return rows.map((cells, i) => {

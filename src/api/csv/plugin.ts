@@ -1,5 +1,7 @@
 import { toCell, toCsvLines } from './cells.js';
 import { parseCsvBody } from './import.js';
+import { ValidationError } from '../../core/errors.js';
+import { nullCharacterErrors } from '../plugins/null-characters.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../ops/services.js';
 
@@ -20,7 +22,9 @@ async function convertCsvBody(services: Services, req: FastifyRequest): Promise<
   if (!body || typeof body !== 'object' || typeof body.__csv !== 'string') return;
   const model = routeModel(services, req);
   if (!model) return;
-  const rows = parseCsvBody(model, body.__csv);
+  const rows = parseCsvBody(model, body.__csv, services.config.limits.csvRows);
+  const nul = nullCharacterErrors(rows);
+  if (nul) throw new ValidationError(nul);
   // Create through CSV is always a bulk create (the reference cannot tell one row from a list).
   req.body = req.routeOptions.url === DETAIL_ROUTE ? rows[0] : rows;
 }

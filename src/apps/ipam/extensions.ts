@@ -40,7 +40,16 @@ const IP_INTERFACE_LINKS: ThroughLink[] = [
   { owner: 'virtualization.vminterface', field: 'ip_addresses', ownerFk: 'vm_interface', targetFk: 'ip_address' },
 ];
 
+/**
+ * Every write of a prefix or an IP address queues on one lock (on PostgreSQL; SQLite writers
+ * already take turns): parents are computed from what is committed when the lock is granted,
+ * so concurrent creates, deletes and allocations cannot leave an address under a deleted prefix
+ * or miss a new one (issue 17, defect 6).
+ */
+const HIERARCHY_LOCK = ['ipam.hierarchy'];
+
 const prefix: ModelExtensions = {
+  writeLocks: HIERARCHY_LOCK,
   filters: PREFIX_FILTERS,
   computed: { prefix: prefixText, family },
   parseInput: parsePrefixInputs,
@@ -49,6 +58,7 @@ const prefix: ModelExtensions = {
 };
 
 const ipAddress: ModelExtensions = {
+  writeLocks: HIERARCHY_LOCK,
   filters: IP_FILTERS,
   computed: { address: addressText, family, nat_outside_list: natOutsideList },
   parseInput: parseIpInputs,

@@ -10,6 +10,7 @@ import { queryParams, toRequestContext } from '../../api/request-context.js';
 import { requirePermission } from '../../ops/permissions.js';
 import { getRow } from '../../ops/read.js';
 import { serialize } from '../../ops/serialize/index.js';
+import { writeTransaction } from '../../ops/write/transaction.js';
 import { allocateIps, allocatePrefixes, InsufficientSpaceError, listAvailableIps, listAvailablePrefixes } from './allocate.js';
 import { allocateVlans, listAvailableVlans } from './available-vlans.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -61,7 +62,7 @@ async function post(h: Handler, spec: Spec, target: ResolvedModel) {
   if (h.rc.actor) requirePermission(h.services, h.rc.actor, 'add', target);
   const { items, asList } = bodyItems(h.req.body);
   try {
-    const rows = await h.services.dialect.db.transaction().execute((exec) => spec.allocate({ ...h, exec, items, asList }));
+    const rows = await writeTransaction(h.services, target, (exec) => spec.allocate({ ...h, exec, items, asList }));
     const rendered = await serialize(h.services, h.services.dialect.db, target, rows, { depth: 0, baseUrl: h.rc.baseUrl, omitCounts: true });
     if (spec.envelope) return sendJson(h.reply, 201, { count: rendered.length, next: null, previous: null, results: rendered });
     return sendJson(h.reply, 201, asList ? rendered : rendered[0]);
@@ -86,7 +87,7 @@ function register(app: FastifyInstance, services: Services, spec: Spec): void {
     handler: async (req, reply) => {
       reply.header('Allow', ALLOW);
       const rc = toRequestContext(req, `${owner.app}-api:${owner.model}-${spec.name}`);
-      const row = await getRow(services, rc, owner, (req.params as { key: string }).key, new Map(), 'view');
+      const row = await getRow(services, rc, owner, (req.params as { key: string }).key, new Map(), 'view', services.dialect.db);
       if (rc.actor) requirePermission(services, rc.actor, 'view', target);
       const h: Handler = { services, req, reply, rc, owner: row };
       if (req.method === 'GET' || req.method === 'HEAD') return sendJson(reply, 200, await spec.list(h));

@@ -1,4 +1,4 @@
-import type { Kysely, LogEvent, RawBuilder } from 'kysely';
+import type { Kysely, LogEvent, RawBuilder, SelectQueryBuilder } from 'kysely';
 import type { Storage } from '../../core/fields/kind.js';
 
 /**
@@ -61,6 +61,19 @@ export type Dialect = {
   /** Locks rows/tables for an allocation in the current transaction, where the database needs it. */
   lockTable(trx: Kysely<any>, table: string): Promise<void>;
   /**
+   * Takes a lock named `scope` until the transaction ends, where writers are not already
+   * serialized (PostgreSQL: a transaction-scoped advisory lock; SQLite: BEGIN IMMEDIATE already
+   * serializes writers). Take it first in the transaction, before any row lock, so that two
+   * writers always queue in the same order (transaction-guard.ts, point 5).
+   */
+  lockScope(trx: Kysely<any>, scope: string): Promise<void>;
+  /**
+   * A SELECT that locks the rows it reads until the transaction ends (FOR UPDATE), where writers
+   * are not already serialized: a read-modify-write (a PATCH merging custom fields) then sees the
+   * last committed row and no concurrent writer can change it before the write.
+   */
+  lockForUpdate<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
+  /**
    * Compresses large values of these columns with the database's fastest method, where it has a
    * choice (PostgreSQL 14+ built with lz4: lz4 instead of pglz, for values written from now on);
    * a no-op elsewhere. A storage setting only: what is read back does not change.
@@ -71,8 +84,32 @@ export type Dialect = {
    * (a migration after a storage change); a no-op where column types are affinities (SQLite).
    */
   retypeColumns(table: string, columns: { name: string; storage: Storage }[]): Promise<void>;
+  /**
+   * From now on, cancel any statement that runs longer than `ms` (0: no limit) where the database
+   * can (PostgreSQL `statement_timeout`); the query fails with `isStatementTimeout`. Set after
+   * migrations.
+   */
+  limitStatements(ms: number): Promise<void>;
+  /** What a driver error means, where the request rather than the service is at fault. */
+  errorKind(err: unknown): DriverErrorKind | null;
+  /**
+   * Why this database cannot run `pattern` as a `regex` (a 400 naming the filter), or null.
+   * SQLite runs patterns on the linear-time engine (core/regex.ts); PostgreSQL on its own,
+   * asked with one statement outside transactions (inside one a refused pattern would abort it:
+   * `errorKind` then reports it).
+   */
+  regexError(exec: Kysely<any>, pattern: string): Promise<string | null>;
   close(): Promise<void>;
 };
+
+/**
+ * What a driver error means: `statement_timeout`, cancelled by `limitStatements`;
+ * `invalid_regex`, a pattern the database refused; `unique_violation`, a concurrent writer
+ * committed the same unique values first (the checks before the write could not see it);
+ * `write_conflict`, a deadlock, a serialization failure or a lock not granted in time. The last
+ * two are worth running the transaction again (ops/write/transaction.ts).
+ */
+export type DriverErrorKind = { kind: 'statement_timeout' | 'unique_violation' | 'write_conflict' } | { kind: 'invalid_regex'; message: string };
 
 /**
  * SQL over one key of a JSON-object column. `key` is passed as a parameter, never spliced.

@@ -1,10 +1,11 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { PostgresDialect, sql } from 'kysely';
 import { encodeJson } from '../../core/json-text.js';
 import { makeCounter } from './dialect.js';
+import { GuardedKysely, assertOutsideTransaction, insideTransaction } from './transaction-guard.js';
 import { inJsonbOrder } from './jsonb-order.js';
 import { postgresJson } from './postgres-json.js';
-import type { Dialect } from './dialect.js';
+import type { Dialect, DriverErrorKind } from './dialect.js';
 import type { Storage } from '../../core/fields/kind.js';
 
 const TYPES: Record<Storage, string> = {
@@ -21,6 +22,37 @@ const DECODERS: Partial<Record<Storage, (value: unknown) => unknown>> = { docume
 // COUNT(*) and bigint come back as strings by default; they fit in a double here.
 pg.types.setTypeParser(20, (v) => Number(v));
 
+/**
+ * `limitStatements`: from now on every connection of the pool (the idle ones at once, new ones
+ * when they open) cancels a statement that runs longer than `ms`. Applied after migrations,
+ * whose table rewrites may rightly take longer.
+ */
+function statementLimiter(pool: pg.Pool): (ms: number) => Promise<void> {
+  let limit = 0;
+  pool.on('connect', (client) => {
+    if (limit > 0) client.query(`SET statement_timeout = ${limit}`).catch(() => undefined);
+  });
+  return async (ms) => {
+    limit = Math.max(0, Math.floor(ms));
+    const idle = await Promise.all(Array.from({ length: pool.idleCount }, () => pool.connect()));
+    try {
+      await Promise.all(idle.map((client) => client.query(`SET statement_timeout = ${limit}`)));
+    } finally {
+      for (const client of idle) client.release();
+    }
+  };
+}
+
+/** 57014 query_canceled: what statement_timeout raises (nothing else here cancels statements); 2201B: a refused pattern; 23505, 40P01, 40001, 55P03: see DriverErrorKind. */
+function postgresErrorKind(err: unknown): DriverErrorKind | null {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (code === '57014') return { kind: 'statement_timeout' };
+  if (code === '23505') return { kind: 'unique_violation' };
+  if (code === '40P01' || code === '40001' || code === '55P03') return { kind: 'write_conflict' };
+  if (code === '2201B') return { kind: 'invalid_regex', message: `Invalid regular expression: ${String(message).replace(/^invalid regular expression: /, '')}` };
+  return null;
+}
+
 /** PostgreSQL through a `pg` pool; `schema` isolates test runs. */
 export function createPostgresDialect(url: string, opts: { schema?: string; poolSize?: number } = {}): Dialect {
   const pool = new pg.Pool({
@@ -30,8 +62,9 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     // row estimate alone can cross jit_above_cost and spend 200 ms compiling a 10 ms statement.
     options: ['-c jit=off', ...(opts.schema ? [`-c search_path=${opts.schema}`] : [])].join(' '),
   });
+  const limitStatements = statementLimiter(pool);
   const counter = makeCounter();
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), log: counter.log });
+  const db = new GuardedKysely({ dialect: new PostgresDialect({ pool }), log: counter.log });
   return {
     name: 'postgres',
     db,
@@ -55,6 +88,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     regex: (column, pattern, ci) => (ci ? sql`${column}::text ~* ${pattern}` : sql`${column}::text ~ ${pattern}`),
     async execScript(statements) {
       // No parameters: the simple query protocol runs them all in one implicit transaction.
+      assertOutsideTransaction();
       if (statements.length > 0) await pool.query(statements.join(';\n'));
     },
     async listTables() {
@@ -72,17 +106,36 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     lockTable: async (trx, table) => {
       await sql`LOCK TABLE ${sql.table(table)} IN SHARE ROW EXCLUSIVE MODE`.execute(trx);
     },
+    lockScope: async (trx, scope) => {
+      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`netsot:${scope}`}, 0))`.execute(trx);
+    },
+    lockForUpdate: (query) => query.forUpdate() as typeof query,
     async compressFast(table, columns) {
+      assertOutsideTransaction();
       const set = columns.map((c) => `ALTER COLUMN "${c}" SET COMPRESSION lz4`).join(', ');
       // Before PostgreSQL 14 the clause does not parse; a server built without lz4 refuses the method.
       await pool.query(`DO $$ BEGIN ALTER TABLE "${table}" ${set}; EXCEPTION WHEN syntax_error OR feature_not_supported THEN NULL; END $$`);
     },
     async retypeColumns(table, columns) {
+      assertOutsideTransaction();
       const current = await pool.query<{ column_name: string; data_type: string }>('SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1', [table]);
       const types = new Map(current.rows.map((r) => [r.column_name, r.data_type]));
       const changes = columns.filter((c) => types.has(c.name) && types.get(c.name) !== TYPES[c.storage]);
       if (changes.length === 0) return;
       await pool.query(`ALTER TABLE "${table}" ${changes.map((c) => `ALTER COLUMN "${c.name}" TYPE ${TYPES[c.storage]} USING "${c.name}"::${TYPES[c.storage]}`).join(', ')}`);
+    },
+    limitStatements,
+    errorKind: postgresErrorKind,
+    async regexError(exec, pattern) {
+      if (insideTransaction()) return null;
+      try {
+        await sql`SELECT '' ~ ${pattern}`.execute(exec);
+        return null;
+      } catch (err) {
+        const kind = postgresErrorKind(err);
+        if (kind?.kind === 'invalid_regex') return kind.message;
+        throw err;
+      }
     },
     close: () => db.destroy(),
   };

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { SqliteDialect, sql } from 'kysely';
 import { encodeJson } from '../../core/json-text.js';
+import { regexError, regexSearch } from '../../core/regex.js';
 import { makeCounter } from './dialect.js';
+import { GuardedKysely } from './transaction-guard.js';
 import { checkpointInWorker } from './sqlite-checkpoint.js';
 import { sqliteJson } from './sqlite-json.js';
 import { withStatementCache } from './sqlite-statements.js';
@@ -29,14 +31,12 @@ function openDatabase(file: string): Database.Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
+  // RE2 (linear time, core/regex.ts): a pattern cannot stall the event loop. Filters check
+  // patterns first (`regexError`); one that cannot run matches nothing here.
   db.function('regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
     if (value === null || value === undefined) return 0;
-    const [source, flags] = String(pattern).startsWith('(?i)') ? [String(pattern).slice(4), 'i'] : [String(pattern), ''];
-    try {
-      return new RegExp(source, flags).test(String(value)) ? 1 : 0;
-    } catch {
-      return 0;
-    }
+    const [source, ci] = String(pattern).startsWith('(?i)') ? [String(pattern).slice(4), true] : [String(pattern), false];
+    return regexSearch(source, String(value), ci) ? 1 : 0;
   });
   return db;
 }
@@ -64,7 +64,7 @@ export function createSqliteDialect(file: string): Dialect {
   const raw = openDatabase(file);
   const stopCheckpoints = checkpointOnTimer(raw, file);
   const counter = makeCounter();
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }), log: counter.log });
+  const db = new GuardedKysely({ dialect: new SqliteDialect({ database: withStatementCache(raw) }), log: counter.log });
   let scripts = 0;
   return {
     name: 'sqlite',
@@ -100,9 +100,18 @@ export function createSqliteDialect(file: string): Dialect {
     queryCount: counter.count,
     freeGeneration: true,
     writeGeneration: generationReader(raw, () => `${scripts}.${counter.rollbacks()}`),
+    // Transactions begin IMMEDIATE (sqlite-statements.ts): one writer at a time, in every process.
     lockTable: async () => undefined,
+    lockScope: async () => undefined,
+    lockForUpdate: (query) => query,
     compressFast: async () => undefined,
     retypeColumns: async () => undefined,
+    // One statement at a time on the event loop: the regex engine is linear (sqlite-regexp.ts) and
+    // LIKE patterns carry no user wildcards, so no statement of ours runs unbounded.
+    limitStatements: async () => undefined,
+    // Writers are serialized, so a unique index never races the checks; a lock not granted within the busy timeout (WORKERS on one file) is a conflict.
+    errorKind: (err) => (/^SQLITE_BUSY/.test(String((err as { code?: unknown } | null)?.code)) ? { kind: 'write_conflict' } : null),
+    regexError: async (_exec, pattern) => regexError(pattern),
     close: async () => {
       await stopCheckpoints();
       await db.destroy();

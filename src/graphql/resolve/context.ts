@@ -50,7 +50,7 @@ export class GqlContext {
 
   private async buildScope(model: ResolvedModel, params: Params): Promise<Clause> {
     try {
-      return await scopeClause(this.services, this.rc, model, params, 'view');
+      return await scopeClause(this.services, this.rc, model, params, 'view', this.services.dialect.db);
     } catch (err) {
       if (err instanceof PermissionDeniedError || err instanceof NotAuthenticatedError) return FALSE;
       if (err instanceof ValidationError) throw new GraphQLError(pyRepr(err.fields));

@@ -41,6 +41,18 @@ function findFilter(filters: Map<string, FilterDef>, param: string): [FilterDef,
   return def && def.lookups.has(lookup) ? [def, lookup] : undefined;
 }
 
+/** Lookups whose values are regular expressions: checked against the database's engine first. */
+const REGEX_LOOKUPS: ReadonlySet<string> = new Set(['re', 'nre', 'ire', 'nire']);
+
+/** The first reason one of the patterns cannot run (a 400 naming the filter), or null. */
+async function patternProblem(ctx: FilterContext, patterns: string[]): Promise<string | null> {
+  for (const pattern of patterns) {
+    const problem = await ctx.services.dialect.regexError(ctx.exec, pattern);
+    if (problem) return problem;
+  }
+  return null;
+}
+
 /**
  * Turns the filter parameters of a request into one predicate; different parameters AND.
  * Unknown parameters are a 400 under STRICT_FILTERING, ignored otherwise.
@@ -54,6 +66,11 @@ export async function buildWhere(ctx: FilterContext, params: Params): Promise<Cl
     const found = await locateFilter(ctx, filters, param);
     if (!found) {
       if (ctx.services.config.strictFiltering) errors[param] = ['Unknown filter field'];
+      continue;
+    }
+    const problem = values.some((v) => v.includes('\0')) ? 'Null characters are not allowed.' : REGEX_LOOKUPS.has(found[1]) ? await patternProblem(ctx, values) : null;
+    if (problem) {
+      errors[param] = [problem];
       continue;
     }
     try {

@@ -21,9 +21,40 @@ function keyWidth(registry: Registry, model: ResolvedModel, seen: Set<string> = 
   return width;
 }
 
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+const INTEGER = /^[-+]?\d+$/;
+
+/**
+ * Whether text can be compared with a column of this storage at all: text that no stored value
+ * could equal (a name where an id is stored, a NUL character) matches nothing, instead of
+ * making the database refuse the statement (PostgreSQL casts the parameter to the column's type).
+ */
+function isComparable(field: ResolvedField, value: string): boolean {
+  if (value.includes('\0')) return false;
+  switch (field.behaviour.storage) {
+    case 'uuid': return UUID.test(value);
+    case 'integer': return INTEGER.test(value.trim()) && Math.abs(Number(value)) < 2 ** 31;
+    case 'bigint': return INTEGER.test(value.trim()) && BigInt(value.trim()) < 2n ** 63n && BigInt(value.trim()) >= -(2n ** 63n);
+    case 'real': return value.trim() !== '' && Number.isFinite(Number(value));
+    case 'json': case 'document': return isJson(value);
+    default: return true;
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A key component as stored (kind codec, e.g. address text -> bytes); undefined when it cannot match. */
 function toStoredKey(field: ResolvedField, value: string | null): unknown {
-  if (value === null || !field.behaviour.encode) return value;
+  if (value === null) return value;
+  if (!isComparable(field, value)) return undefined;
+  if (!field.behaviour.encode) return value;
   try {
     return field.behaviour.encode(value);
   } catch {
@@ -67,6 +98,8 @@ export function naturalKeyClause(registry: Registry, model: ResolvedModel, value
 
 /** Ids of rows whose natural key matches the composite-key values. */
 export async function resolveNaturalKey(services: Services, exec: Exec, model: ResolvedModel, values: (string | null)[], extra?: Clause): Promise<string[]> {
+  // No stored text holds a NUL character (PostgreSQL would refuse the parameter outright).
+  if (values.some((v) => v?.includes('\0'))) return [];
   const clause = naturalKeyClause(services.registry, model, values);
   let query = exec.selectFrom(model.table).select(`${model.table}.id`).where(clause);
   if (extra) query = query.where(extra);

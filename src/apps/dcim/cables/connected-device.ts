@@ -15,7 +15,7 @@ const DESCRIPTION = 'Finds the device at the far end of the cable path of a give
 /** The one viewable row of `modelId` matching generic filters, or the reference's 404. */
 async function findOne(services: Services, rc: RequestContext, modelId: string, filters: Record<string, string>): Promise<Row> {
   const model = services.registry.get(modelId);
-  const where = await scopeClause(services, rc, model, new Map(Object.entries(filters).map(([k, v]) => [k, [v]])), 'view');
+  const where = await scopeClause(services, rc, model, new Map(Object.entries(filters).map(([k, v]) => [k, [v]])), 'view', services.dialect.db);
   const raw = await services.dialect.db.selectFrom(model.table).selectAll(model.table).where(where).limit(2).execute();
   if (raw.length !== 1) throw notFound(model);
   return services.store.decode(model, raw[0]);

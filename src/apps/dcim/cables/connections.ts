@@ -84,7 +84,7 @@ async function listConnections(services: Services, list: ConnectionList, req: Fa
   const rc = toRequestContext(req, `dcim-api:${list.path.replace(/s$/, '')}-list`);
   const params = queryParams(req);
   const generic = new Map([...params].filter(([k]) => !OWN_FILTERS.has(k)));
-  const where = and([await scopeClause(services, rc, model, generic, 'view'), connectedClause(model, list.pairs), ...(await ownClauses(services, model, params, list.pairs))]);
+  const where = and([await scopeClause(services, rc, model, generic, 'view', services.dialect.db), connectedClause(model, list.pairs), ...(await ownClauses(services, model, params, list.pairs))]);
   const db = services.dialect.db;
   const counted = await db.selectFrom(model.table).select(sql<number>`count(*)`.as('n')).where(where).executeTakeFirst();
   const paging = parsePaging(params, services.config);

@@ -85,7 +85,7 @@ function route(app: FastifyInstance, services: Services, model: ResolvedModel, a
       if (req.method === 'OPTIONS') return sendJson(reply, 200, buildOptions(services, model, { actor: req.actor, detail: true, writeEnabled: true }));
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new MethodNotAllowedError(req.method, ALLOW);
       const rc = toRequestContext(req, `${model.app}-api:${model.model}-${action}`);
-      const row = await getRow(services, rc, model, (req.params as { key: string }).key, new Map(), 'view');
+      const row = await getRow(services, rc, model, (req.params as { key: string }).key, new Map(), 'view', services.dialect.db);
       return sendJson(reply, 200, await handler({ services, model, row, baseUrl: rc.baseUrl }));
     },
   });

@@ -1,3 +1,4 @@
+import { regexError, regexSearch } from '../../../core/regex.js';
 import { MIN_MAX_TYPES, REGEX_TYPES, checkCustomValue, keyError, toKey } from './values.js';
 import { toDef } from './definitions.js';
 import type { Row, RuleContext, SaveContext } from '../../../core/registry/types.js';
@@ -19,14 +20,6 @@ export function keyAndTypeFixed({ row, before }: RuleContext): Record<string, st
   if (before && before.type !== row.type) return { type: 'Type cannot be changed once created' };
 }
 
-function isValidRegex(pattern: string): boolean {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Minimum, maximum and regex only on the types that use them; the regex must compile. */
 export function validationFitsType({ row }: RuleContext): Record<string, string> | void {
@@ -34,7 +27,9 @@ export function validationFitsType({ row }: RuleContext): Record<string, string>
   if (row.validation_minimum !== null && row.validation_minimum !== undefined && !MIN_MAX_TYPES.has(type)) return { validation_minimum: 'A minimum value may not be set for fields of this type' };
   if (row.validation_maximum !== null && row.validation_maximum !== undefined && !MIN_MAX_TYPES.has(type)) return { validation_maximum: 'A maximum value may not be set for fields of this type' };
   if (row.validation_regex && !REGEX_TYPES.has(type)) return { validation_regex: 'Regular expression validation is not supported for fields of this type' };
-  if (row.validation_regex && !isValidRegex(String(row.validation_regex))) return { validation_regex: `"${String(row.validation_regex)}" is not a valid regular expression.` };
+  // Checked on RE2 (core/regex.ts), the engine values are checked with: linear time, no backreferences or lookaround.
+  const problem = row.validation_regex ? regexError(String(row.validation_regex)) : null;
+  if (problem) return { validation_regex: `"${String(row.validation_regex)}" is not a valid regular expression. ${problem}` };
 }
 
 /** A default must itself be a valid value; a select default must be one of the field's choices. */
@@ -61,7 +56,7 @@ export async function choiceFitsField({ row, get }: RuleContext): Promise<Record
   const max = field.validation_maximum as number | null;
   if (min !== null && min !== undefined && value.length < min) return { __all__: `Value must be at least ${min} characters long.` };
   if (max !== null && max !== undefined && value.length > max) return { __all__: `Value must not exceed ${max} characters long.` };
-  if (field.validation_regex && isValidRegex(String(field.validation_regex)) && !new RegExp(String(field.validation_regex)).test(value)) {
+  if (field.validation_regex && regexError(String(field.validation_regex)) === null && !regexSearch(String(field.validation_regex), value)) {
     return { __all__: `Value must match regex ${String(field.validation_regex)} got ${value}.` };
   }
 }

@@ -1,3 +1,4 @@
+import { regexSearch } from '../../../core/regex.js';
 import type { CustomFieldDef } from './definitions.js';
 
 /** A checked value, or the reference's message for it. */
@@ -16,19 +17,11 @@ export const REGEX_TYPES = new Set(['text', 'url', 'select', 'multi-select', 'js
 const TRUTHY = new Set(['y', 'yes', 't', 'true', 'on', '1']);
 const FALSY = new Set(['n', 'no', 'f', 'false', 'off', '0']);
 
-/** Python's `re.search` is close to JS RegExp for the patterns people write; an invalid one never matches. */
-function search(pattern: string, text: string): boolean {
-  try {
-    return new RegExp(pattern).test(text);
-  } catch {
-    return false;
-  }
-}
 
 function checkLength(def: CustomFieldDef, text: string): Checked | undefined {
   if (def.validation_minimum !== null && text.length < def.validation_minimum) return fail(`Value must be at least ${def.validation_minimum} characters in length`);
   if (def.validation_maximum !== null && text.length > def.validation_maximum) return fail(`Value must not exceed ${def.validation_maximum} characters in length`);
-  if (def.validation_regex && !search(def.validation_regex, text)) return fail(`Value must match regex '${def.validation_regex}'`);
+  if (def.validation_regex && !regexSearch(def.validation_regex, text)) return fail(`Value must match regex '${def.validation_regex}'`);
   return undefined;
 }
 

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { DB_URL, TOKEN } from './app.js';
+
+/** A real server process (`npm start`) on a fresh database of the kind the tests run on. */
+export type Server = {
+  base: string;
+  /** fetch with the superuser token and JSON; returns status and parsed body. */
+  call(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }>;
+  stop(): Promise<void>;
+};
+
+async function waitForHealth(base: string, child: { exitCode: number | null }): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${base}/health/`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** A fresh database: a new PostgreSQL database, or a SQLite file in a temporary folder. */
+async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!DB_URL.startsWith('postgres')) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netsot-server-'));
+    return { url: `sqlite:${path.join(dir, 'db.sqlite3')}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `s_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: DB_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(DB_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Starts `src/server.ts` with `workers` processes; `env` adds settings. */
+export async function startServer(opts: { workers: number; env?: Record<string, string> }): Promise<Server> {
+  const db = await freshDatabase();
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', WORKERS: String(opts.workers), LOG_LEVEL: 'warn', SUPERUSER_NAME: 'admin', SUPERUSER_API_TOKEN: TOKEN, ...opts.env },
+    stdio: 'ignore',
+    detached: true,
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async () => {
+    if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+    await db.drop();
+  };
+  try {
+    await waitForHealth(base, child);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const headers = { authorization: `Token ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json' };
+  return {
+    base,
+    stop,
+    async call(method, url, body) {
+      const res = await fetch(`${base}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      let parsed: unknown;
+      try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = text; }
+      return { status: res.status, body: parsed };
+    },
+  };
+}
