@@ -41,3 +41,13 @@ describe('Allow as DRF lists a view\'s methods', () => {
     assert.equal((await t.call('GET', '/api/dcim/', undefined, { token: null })).headers.allow, 'GET, HEAD, OPTIONS');
   });
 });
+
+describe('OPTIONS help_text', () => {
+  it('should describe fields with the reference\'s help_text, after the label', async () => {
+    const post = (await t.call('OPTIONS', '/api/dcim/locations/')).body.actions.POST;
+    assert.deepEqual(post.display, { type: 'field', required: false, read_only: true, label: 'Display', help_text: 'Human friendly display value' });
+    assert.deepEqual(Object.keys(post.asn), ['type', 'required', 'read_only', 'label', 'help_text', 'min_value', 'max_value']);
+    assert.equal(post.asn.help_text, '32-bit autonomous system number');
+    assert.equal(post.name.help_text, undefined);
+  });
+});
