@@ -48,7 +48,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 4, name: 'canonical MAC addresses', up: normalizeMacAddresses },
   { id: 5, name: 'change snapshots as json documents, lz4 (extras.objectchange)', up: changeSnapshotsAsDocuments },
   { id: 6, name: 'integer ids (contenttypes.contenttype)', up: migrateContentTypeIds },
-  { id: 7, name: 'event outbox, queue and workers', up: createQueueTables },
+  { id: 20, name: 'event outbox, queue and workers', up: createQueueTables },
 ];
 
 /** Latest migration id this build knows. */
