@@ -19,6 +19,7 @@ import { registerErrorHandler, sendError } from './plugins/errors.js';
 import { registerVersioning } from './plugins/versioning.js';
 import { registerRoots } from './roots/roots.js';
 import { registerGraphql } from '../graphql/index.js';
+import { registerJobsPlatform } from '../jobs/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
 import type { Dialect } from '../db/dialects/dialect.js';
@@ -70,6 +71,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   registerOpenApi(app, services);
   for (const routes of APP_ROUTES) routes(app, services);
   registerGraphql(app, services);
+  await registerJobsPlatform(app, services, { refresh: opts.migrate !== false });
   registerModelRoutes(app, services);
   registerNotesRoutes(app, services);
   registerNotFound(app);

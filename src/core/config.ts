@@ -23,6 +23,8 @@ export type Config = {
   limits: { bodyMb: number; bulkItems: number; csvRows: number };
   /** PostgreSQL: milliseconds any one statement may run before it is cancelled (0: no limit). */
   statementTimeoutMs: number;
+  /** Jobs (src/jobs): the folder of job modules, worker threads per process, default time limits in seconds. */
+  jobs: { root: string; threads: number; softTimeLimit: number; timeLimit: number };
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
@@ -67,6 +69,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       csvRows: toPositive(env.MAX_CSV_ROWS, 10000, 'MAX_CSV_ROWS'),
     },
     statementTimeoutMs: toInt(env.STATEMENT_TIMEOUT_MS, 30000, 'STATEMENT_TIMEOUT_MS'),
+    jobs: {
+      root: env.JOBS_ROOT || './jobs',
+      threads: toPositive(env.JOBS_THREADS, 2, 'JOBS_THREADS'),
+      softTimeLimit: toPositive(env.JOBS_SOFT_TIME_LIMIT, 300, 'JOBS_SOFT_TIME_LIMIT'),
+      timeLimit: toPositive(env.JOBS_TIME_LIMIT, 600, 'JOBS_TIME_LIMIT'),
+    },
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
     superuser: name
       ? { name, password: env.SUPERUSER_PASSWORD || undefined, token: env.SUPERUSER_API_TOKEN || undefined }

@@ -100,6 +100,8 @@ export type Dialect = {
    */
   regexError(exec: Kysely<any>, pattern: string): Promise<string | null>;
   close(): Promise<void>;
+  /** How `connect` opened it, so a worker thread or process can open its own connection to the same database. */
+  source?: { url: string; schema?: string };
 };
 
 /**
