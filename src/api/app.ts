@@ -20,6 +20,7 @@ import { registerVersioning } from './plugins/versioning.js';
 import { registerRoots } from './roots/roots.js';
 import { registerGraphql } from '../graphql/index.js';
 import { startBackground } from '../background.js';
+import { registerJobsPlatform } from '../jobs/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
 import type { Dialect } from '../db/dialects/dialect.js';
@@ -71,6 +72,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   registerOpenApi(app, services);
   for (const routes of APP_ROUTES) routes(app, services);
   registerGraphql(app, services);
+  await registerJobsPlatform(app, services, { refresh: opts.migrate !== false });
   registerModelRoutes(app, services);
   registerNotesRoutes(app, services);
   registerNotFound(app);

@@ -29,6 +29,8 @@ export type Config = {
    * between looks when nothing woke it, and a claimed row's lease.
    */
   queue: { embedded: boolean; concurrency: number; pollMs: number; leaseMs: number };
+  /** Jobs (src/jobs): the folder of job modules, worker threads per process, default time limits in seconds. */
+  jobs: { root: string; threads: number; softTimeLimit: number; timeLimit: number };
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
@@ -78,6 +80,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       concurrency: toPositive(env.QUEUE_CONCURRENCY, 4, 'QUEUE_CONCURRENCY'),
       pollMs: toPositive(env.QUEUE_POLL_MS, 2000, 'QUEUE_POLL_MS'),
       leaseMs: toPositive(env.QUEUE_LEASE_MS, 60000, 'QUEUE_LEASE_MS'),
+    },
+    jobs: {
+      root: env.JOBS_ROOT || './jobs',
+      threads: toPositive(env.JOBS_THREADS, 2, 'JOBS_THREADS'),
+      softTimeLimit: toPositive(env.JOBS_SOFT_TIME_LIMIT, 300, 'JOBS_SOFT_TIME_LIMIT'),
+      timeLimit: toPositive(env.JOBS_TIME_LIMIT, 600, 'JOBS_TIME_LIMIT'),
     },
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
     superuser: name
