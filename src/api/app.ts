@@ -19,6 +19,8 @@ import { registerErrorHandler, sendError } from './plugins/errors.js';
 import { registerVersioning } from './plugins/versioning.js';
 import { registerRoots } from './roots/roots.js';
 import { registerGraphql } from '../graphql/index.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { registerUi } from '../ui/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
 import type { Dialect } from '../db/dialects/dialect.js';
@@ -72,6 +74,8 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   registerGraphql(app, services);
   registerModelRoutes(app, services);
   registerNotesRoutes(app, services);
+  registerSecurityHeaders(app);
+  registerUi(app, services);
   registerNotFound(app);
   app.addHook('onClose', async () => dialect.close());
   return app;

@@ -4,6 +4,7 @@ import { migrateContentTypeIds, migrateIntegerIds } from './integer-ids.js';
 import { syncContentTypes } from '../content-types.js';
 import { fillNaturalOrderKeys } from './natural-order-keys.js';
 import { normalizeMacAddresses } from './mac-addresses.js';
+import { ensureSessionTables } from './session-tables.js';
 import type { Dialect } from '../dialects/dialect.js';
 import type { Registry } from '../../core/registry/registry.js';
 
@@ -74,6 +75,7 @@ export async function migrate(dialect: Dialect, registry: Registry): Promise<num
     applied.push(migration.id);
   }
   await syncContentTypes(dialect, registry);
+  await ensureSessionTables(dialect);
   return applied;
 }
 
