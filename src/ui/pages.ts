@@ -1,5 +1,6 @@
 import { html } from './html.js';
 import { appLabel, browsableModels, capitalize, layout, listPath } from './layout.js';
+import { registerModelPages } from './model-routes.js';
 import { uiRoute } from './page.js';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../ops/services.js';
@@ -12,4 +13,5 @@ function home(services: Services) {
 
 export function registerPages(app: FastifyInstance, services: Services): void {
   uiRoute(app, services, 'GET', '/', async (ctx) => layout(ctx, 'Home', home(services)));
+  registerModelPages(app, services);
 }
