@@ -4,7 +4,7 @@ import { formFields } from './columns.js';
 import { formValue, formValues, type FormBody } from './form-body.js';
 import { html, type Html } from './html.js';
 import { appLabel, capitalize, csrfField, detailPath, layout, listPath, type PageContext } from './layout.js';
-import { pageRequest, readOne, type Shown } from './model-data.js';
+import { pageRequest, readList, readOne, type Shown } from './model-data.js';
 import { seeOther, sendHtml } from './page.js';
 import { picker, type Option } from './picker.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -115,6 +115,21 @@ function echo(model: ResolvedModel, form: FormBody, before: Shown): Shown {
   return out;
 }
 
+/** Related objects that came back as bare ids from a posted form get their display names again (one read per field). */
+async function labelled(ctx: PageContext, req: FastifyRequest, model: ResolvedModel, shown: Shown): Promise<Shown> {
+  for (const field of formFields(model)) {
+    const target = (field.kind === 'fk' || field.kind === 'm2m') && field.to ? ctx.services.registry.find(field.to) : undefined;
+    const values = (Array.isArray(shown[field.name]) ? shown[field.name] : [shown[field.name]]) as unknown[];
+    const ids = values.filter((v): v is string => typeof v === 'string' && v !== '');
+    if (!target || ids.length === 0) continue;
+    const { results } = await readList(ctx.services, pageRequest(req, target, 'list'), target, new Map([['id', ids]]), { limit: ids.length, offset: 0, depth: 0 }).catch(() => ({ results: [] as Shown[] }));
+    const byId = new Map(results.map((r) => [String(r.id), r]));
+    const swap = (v: unknown) => (typeof v === 'string' ? byId.get(v) ?? v : v);
+    shown[field.name] = Array.isArray(shown[field.name]) ? values.map(swap) : swap(shown[field.name]);
+  }
+  return shown;
+}
+
 function formPage(ctx: PageContext, model: ResolvedModel, title: string, form: Html, crumbs: readonly (readonly [string, string?])[]): string {
   return layout(ctx, title, html`<h1>${title}</h1>${form}`, { crumbs: [[appLabel(model.app)], [capitalize(model.verbose_name_plural), listPath(model)], ...crumbs] });
 }
@@ -150,7 +165,7 @@ export async function submitAdd(ctx: PageContext, req: FastifyRequest, reply: Fa
       refused = fieldErrors(err);
     }
   }
-  const page = formPage(ctx, model, `Add a new ${model.verbose_name}`, objectForm(ctx, model, echo(model, form, {}), refused, { action: `${listPath(model)}add/`, submit: 'Create' }), [['Add']]);
+  const page = formPage(ctx, model, `Add a new ${model.verbose_name}`, objectForm(ctx, model, await labelled(ctx, req, model, echo(model, form, {})), refused, { action: `${listPath(model)}add/`, submit: 'Create' }), [['Add']]);
   return sendHtml(reply, 400, page);
 }
 
@@ -175,7 +190,7 @@ export async function submitEdit(ctx: PageContext, req: FastifyRequest, reply: F
       refused = fieldErrors(err);
     }
   }
-  const page = formPage(ctx, model, `Edit ${String(obj.display)}`, objectForm(ctx, model, echo(model, form, obj), refused, { action: `${detailPath(model, String(obj.id))}edit/`, submit: 'Save' }), [[String(obj.display), detailPath(model, String(obj.id))], ['Edit']]);
+  const page = formPage(ctx, model, `Edit ${String(obj.display)}`, objectForm(ctx, model, await labelled(ctx, req, model, echo(model, form, obj)), refused, { action: `${detailPath(model, String(obj.id))}edit/`, submit: 'Save' }), [[String(obj.display), detailPath(model, String(obj.id))], ['Edit']]);
   return sendHtml(reply, 400, page);
 }
 
