@@ -2,6 +2,7 @@ import { html } from './html.js';
 import { appLabel, browsableModels, capitalize, layout, listPath } from './layout.js';
 import { registerModelPages } from './model-routes.js';
 import { uiRoute } from './page.js';
+import { registerProfile } from './profile.js';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../ops/services.js';
 
@@ -14,4 +15,5 @@ function home(services: Services) {
 export function registerPages(app: FastifyInstance, services: Services): void {
   uiRoute(app, services, 'GET', '/', async (ctx) => layout(ctx, 'Home', home(services)));
   registerModelPages(app, services);
+  registerProfile(app, services);
 }
