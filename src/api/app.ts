@@ -21,6 +21,8 @@ import { registerRoots } from './roots/roots.js';
 import { registerGraphql } from '../graphql/index.js';
 import { startBackground } from '../background.js';
 import { registerJobsPlatform } from '../jobs/index.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { registerUi } from '../ui/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
 import type { Dialect } from '../db/dialects/dialect.js';
@@ -75,6 +77,8 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   await registerJobsPlatform(app, services, { refresh: opts.migrate !== false });
   registerModelRoutes(app, services);
   registerNotesRoutes(app, services);
+  registerSecurityHeaders(app);
+  registerUi(app, services);
   registerNotFound(app);
   // The embedded queue runner (QUEUE_EMBEDDED): stopped before the database closes.
   const background = config.queue.embedded ? await startBackground(services) : null;
