@@ -12,6 +12,7 @@ import { registerModelRoutes } from './crud/model-routes.js';
 import { registerCsv } from './csv/plugin.js';
 import { registerBrowsable } from './html/browsable.js';
 import { registerApiDocs } from './html/swagger-ui.js';
+import { registerRedoc } from './html/redoc.js';
 import { registerOpenApi } from './openapi/routes.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerBodyParsers } from './plugins/body.js';
@@ -62,6 +63,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   registerErrorHandler(app);
   registerBodyParsers(app, config.limits);
   registerApiDocs(app);
+  registerRedoc(app);
   registerVersioning(app);
   registerAuth(app, services);
   registerCsv(app, services);
