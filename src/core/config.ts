@@ -23,6 +23,10 @@ export type Config = {
   limits: { bodyMb: number; bulkItems: number; csvRows: number };
   /** PostgreSQL: milliseconds any one statement may run before it is cancelled (0: no limit). */
   statementTimeoutMs: number;
+  /** `/metrics/` (Prometheus): served at all, and only to token holders. */
+  metrics: { enabled: boolean; authenticated: boolean };
+  /** Log lines: `pretty` (one readable line per request), `json`, or `auto` (pretty on a terminal, else JSON). */
+  logFormat: 'auto' | 'json' | 'pretty';
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
@@ -46,6 +50,12 @@ function toBool(value: string | undefined, fallback: boolean): boolean {
   return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
 }
 
+function toLogFormat(value: string | undefined): Config['logFormat'] {
+  const format = (value || 'auto').toLowerCase();
+  if (format !== 'auto' && format !== 'json' && format !== 'pretty') throw new Error(`LOG_FORMAT must be auto, json or pretty, got "${value}"`);
+  return format;
+}
+
 /** Reads the configuration from `env` (defaults to `process.env`). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const name = env.SUPERUSER_NAME;
@@ -67,6 +77,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       csvRows: toPositive(env.MAX_CSV_ROWS, 10000, 'MAX_CSV_ROWS'),
     },
     statementTimeoutMs: toInt(env.STATEMENT_TIMEOUT_MS, 30000, 'STATEMENT_TIMEOUT_MS'),
+    metrics: { enabled: toBool(env.METRICS_ENABLED, true), authenticated: toBool(env.METRICS_AUTHENTICATED, false) },
+    logFormat: toLogFormat(env.LOG_FORMAT),
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
     superuser: name
       ? { name, password: env.SUPERUSER_PASSWORD || undefined, token: env.SUPERUSER_API_TOKEN || undefined }
