@@ -31,6 +31,10 @@ export type Config = {
   queue: { embedded: boolean; concurrency: number; pollMs: number; leaseMs: number };
   /** Jobs (src/jobs): the folder of job modules, worker threads per process, default time limits in seconds. */
   jobs: { root: string; threads: number; softTimeLimit: number; timeLimit: number };
+  /** `/metrics/` (Prometheus): served at all, and only to token holders. */
+  metrics: { enabled: boolean; authenticated: boolean };
+  /** Log lines: `pretty` (one readable line per request), `json`, or `auto` (pretty on a terminal, else JSON). */
+  logFormat: 'auto' | 'json' | 'pretty';
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
@@ -52,6 +56,12 @@ function toPositive(value: string | undefined, fallback: number, name: string): 
 function toBool(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
+}
+
+function toLogFormat(value: string | undefined): Config['logFormat'] {
+  const format = (value || 'auto').toLowerCase();
+  if (format !== 'auto' && format !== 'json' && format !== 'pretty') throw new Error(`LOG_FORMAT must be auto, json or pretty, got "${value}"`);
+  return format;
 }
 
 /** Reads the configuration from `env` (defaults to `process.env`). */
@@ -87,6 +97,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       softTimeLimit: toPositive(env.JOBS_SOFT_TIME_LIMIT, 300, 'JOBS_SOFT_TIME_LIMIT'),
       timeLimit: toPositive(env.JOBS_TIME_LIMIT, 600, 'JOBS_TIME_LIMIT'),
     },
+    metrics: { enabled: toBool(env.METRICS_ENABLED, true), authenticated: toBool(env.METRICS_AUTHENTICATED, false) },
+    logFormat: toLogFormat(env.LOG_FORMAT),
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
     superuser: name
       ? { name, password: env.SUPERUSER_PASSWORD || undefined, token: env.SUPERUSER_API_TOKEN || undefined }

@@ -40,6 +40,8 @@ export type Dialect = {
   listTables(): Promise<Map<string, Set<string>>>;
   /** Number of statements executed so far (query-count tests and the bench guard). */
   queryCount(): number;
+  /** Connections of the pool, where there is one (PostgreSQL): open, idle, requests waiting, maximum. */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
   /**
    * A token that changes whenever data may have changed (any connection, any process; pending
    * changes of an open transaction included, and again when it ends); null where the database
