@@ -4,6 +4,7 @@ import { migrateContentTypeIds, migrateIntegerIds } from './integer-ids.js';
 import { syncContentTypes } from '../content-types.js';
 import { fillNaturalOrderKeys } from './natural-order-keys.js';
 import { normalizeMacAddresses } from './mac-addresses.js';
+import { fillDefaultDescriptions } from './default-descriptions.js';
 import type { Dialect } from '../dialects/dialect.js';
 import type { Registry } from '../../core/registry/registry.js';
 
@@ -47,6 +48,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 4, name: 'canonical MAC addresses', up: normalizeMacAddresses },
   { id: 5, name: 'change snapshots as json documents, lz4 (extras.objectchange)', up: changeSnapshotsAsDocuments },
   { id: 6, name: 'integer ids (contenttypes.contenttype)', up: migrateContentTypeIds },
+  { id: 7, name: 'reference descriptions of default statuses and roles', up: fillDefaultDescriptions },
 ];
 
 /** Latest migration id this build knows. */
