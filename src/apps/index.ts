@@ -6,6 +6,7 @@ import { dcimExtensions } from './dcim/extensions.js';
 import { registerDcimRoutes } from './dcim/routes.js';
 import { extrasApp } from './extras/index.js';
 import { extrasExtensions } from './extras/extensions.js';
+import { registerExtrasRoutes } from './extras/routes.js';
 import { tenancyApp } from './tenancy/index.js';
 import { tenancyDerivedFilters } from './tenancy/filters.js';
 import { usersApp } from './users/index.js';
@@ -37,4 +38,4 @@ export const APP_EXTENSIONS: AppExtensions[] = [usersExtensions, dcimExtensions,
 /** Extra endpoints of an app (`apps/<app>/routes.ts`), mounted before the generic model routes. */
 export type AppRoutes = (app: FastifyInstance, services: Services) => void;
 
-export const APP_ROUTES: AppRoutes[] = [registerUsersRoutes, registerDcimRoutes, registerIpamRoutes];
+export const APP_ROUTES: AppRoutes[] = [registerUsersRoutes, registerDcimRoutes, registerIpamRoutes, registerExtrasRoutes];
