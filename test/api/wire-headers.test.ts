@@ -51,3 +51,15 @@ describe('OPTIONS help_text', () => {
     assert.equal(post.name.help_text, undefined);
   });
 });
+
+describe('API-Version where the reference sends none', () => {
+  it('should leave it off the connection lists and connected-device, their errors too, and keep it on model lists', async () => {
+    for (const path of ['/api/dcim/console-connections/', '/api/dcim/interface-connections/', '/api/dcim/power-connections/']) {
+      const res = await t.call('GET', path);
+      assert.deepEqual([res.status, res.headers['api-version']], [200, undefined], path);
+    }
+    const refused = await t.call('GET', '/api/dcim/connected-device/');
+    assert.deepEqual([refused.status, refused.headers['api-version'], refused.headers.allow], [400, undefined, 'GET, HEAD, OPTIONS']);
+    assert.equal((await t.call('GET', '/api/dcim/interfaces/')).headers['api-version'], '2.4');
+  });
+});

@@ -1,4 +1,5 @@
 import { AppError, BadRequestError, MethodNotAllowedError, PayloadTooLargeError, UnavailableError } from '../../core/errors.js';
+import { isUnversionedRoute } from './versioning.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Sends an AppError in the reference's shape, with API-Version unless it is unversioned. */
@@ -11,7 +12,7 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppErro
     if (value) reply.header('Allow', value);
   }
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-  if (err.versioned && req.apiVersion) reply.header('API-Version', req.apiVersion);
+  if (err.versioned && req.apiVersion && !isUnversionedRoute(req)) reply.header('API-Version', req.apiVersion);
   else reply.removeHeader('API-Version');
   // Bytes, so Fastify adds no charset to the reference's bare `application/json`.
   return reply.header('content-type', 'application/json').send(Buffer.from(JSON.stringify(err.body)));
