@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes src/core/registry/help-texts.json: each model field's OPTIONS `help_text` as the
-reference sends it, read from the differential recording (../shared/reference/differential).
+reference sends it, and src/core/registry/view-descriptions.json: each model endpoint's OPTIONS
+`description` (its viewset's docstring), read from the differential recording
+(../shared/reference/differential).
 
 The wire captures (../shared/reference/wire/<app>.<model>.json) have help_text removed; the
 recording keeps it. Endpoints are mapped to model ids through the captures' `endpoint`.
@@ -16,6 +18,7 @@ import sys
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'reference')
 OUT = os.path.join(os.path.dirname(__file__), '..', 'src', 'core', 'registry', 'help-texts.json')
+OUT_DESCRIPTIONS = os.path.join(os.path.dirname(__file__), '..', 'src', 'core', 'registry', 'view-descriptions.json')
 COMMON = {'display'}
 
 
@@ -34,11 +37,14 @@ def main():
     with open(os.path.join(ROOT, 'differential', 'nautobot-2.4.36.json')) as fh:
         exchanges = json.load(fh)['exchanges']
     texts = {}
+    descriptions = {}
     for ex in exchanges:
         request, body = ex['request'], ex['response'].get('body')
         model = models.get(request['path'].split('?')[0])
         if request['method'] != 'OPTIONS' or not model or not isinstance(body, dict):
             continue
+        if isinstance(body.get('description'), str) and body['description'] and not body['description'].startswith('<'):
+            descriptions[model] = body['description']
         for fields in (body.get('actions') or {}).values():
             for name, meta in fields.items():
                 if isinstance(meta, dict) and 'help_text' in meta and name not in COMMON:
@@ -46,7 +52,11 @@ def main():
     with open(OUT, 'w') as fh:
         json.dump({m: dict(sorted(f.items())) for m, f in sorted(texts.items())}, fh, indent=1, ensure_ascii=False)
         fh.write('\n')
+    with open(OUT_DESCRIPTIONS, 'w') as fh:
+        json.dump(dict(sorted(descriptions.items())), fh, indent=1, ensure_ascii=False)
+        fh.write('\n')
     print(f'{sum(len(f) for f in texts.values())} help texts of {len(texts)} models -> {OUT}')
+    print(f'{len(descriptions)} endpoint descriptions -> {OUT_DESCRIPTIONS}')
 
 
 if __name__ == '__main__':

@@ -60,6 +60,14 @@ describe('API-Version where the reference sends none', () => {
     }
     const refused = await t.call('GET', '/api/dcim/connected-device/');
     assert.deepEqual([refused.status, refused.headers['api-version'], refused.headers.allow], [400, undefined, 'GET, HEAD, OPTIONS']);
+    assert.equal((await t.call('GET', '/api/users/config/')).headers['api-version'], undefined);
     assert.equal((await t.call('GET', '/api/dcim/interfaces/')).headers['api-version'], '2.4');
+  });
+});
+
+describe('OPTIONS description', () => {
+  it('should describe a model endpoint with the reference\'s viewset description', async () => {
+    assert.equal((await t.call('OPTIONS', '/api/extras/custom-links/')).body.description, 'Manage Custom Links through DELETE, GET, POST, PUT, and PATCH requests.');
+    assert.equal((await t.call('OPTIONS', '/api/extras/statuses/')).body.description, 'View and manage custom status choices for objects with a `status` field.');
   });
 });

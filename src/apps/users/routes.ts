@@ -68,5 +68,5 @@ const CONFIG_DOC: RouteDoc = {
 
 /** `/api/users/config/`: the caller's own config_data (any authenticated user; see models/users.json). */
 export function registerUsersRoutes(app: FastifyInstance, services: Services): void {
-  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/api/users/config/', config: { openapi: CONFIG_DOC }, handler: (req, reply) => handleConfig(services, req, reply) });
+  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/api/users/config/', config: { openapi: CONFIG_DOC, unversioned: true }, handler: (req, reply) => handleConfig(services, req, reply) });
 }

@@ -14,6 +14,9 @@ const BASE_FEATURES: Record<AuthoredModel['base'], string[]> = {
  */
 const HELP_TEXTS = JSON.parse(readFileSync(new URL('./help-texts.json', import.meta.url), 'utf8')) as Record<string, Record<string, string>>;
 
+/** OPTIONS `description` of model endpoints as the reference sends it (its viewsets' docstrings; tools/gen-help-texts.py); a declared description wins. */
+const VIEW_DESCRIPTIONS = JSON.parse(readFileSync(new URL('./view-descriptions.json', import.meta.url), 'utf8')) as Record<string, string>;
+
 /** Thrown at start-up for a declaration mistake; names the model and field. */
 export class RegistryError extends Error {}
 
@@ -171,7 +174,7 @@ export function resolveModel(model: AuthoredModel): ResolvedModel {
     verbose_name: model.verbose_name,
     verbose_name_plural: model.verbose_name_plural,
     doc: model.doc,
-    description: model.description ?? '',
+    description: model.description ?? VIEW_DESCRIPTIONS[id] ?? '',
     features,
     tree: model.tree ?? false,
     fields: Object.freeze(fields),
