@@ -64,6 +64,17 @@ function slugifyText(value: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
+const UTC_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(\.\d+)?Z$/;
+
+/** A stored UTC timestamp as Python prints a datetime (`2024-05-01 10:00:00.123456+00:00`), which the reference slugifies. */
+function pythonText(value: unknown): string {
+  const text = String(value);
+  const match = UTC_TIMESTAMP.exec(text);
+  if (!match) return text;
+  const fraction = match[3] && /[1-9]/.test(match[3]) ? match[3].padEnd(7, '0') : '';
+  return `${match[1]} ${match[2]}${fraction}+00:00`;
+}
+
 export function toNaturalSlug(values: unknown[], pk: string): string {
-  return [...values, pk.slice(0, 4)].map((v) => (v === null || v === undefined ? '' : slugify(String(v)))).join('_');
+  return [...values, pk.slice(0, 4)].map((v) => (v === null || v === undefined ? '' : slugify(pythonText(v)))).join('_');
 }

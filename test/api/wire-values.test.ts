@@ -42,3 +42,12 @@ describe('empty values as the reference renders them', () => {
     assert.equal((await t.call('GET', `/api/dcim/device-types/${deviceType.id}/?depth=0`)).body.notes_url.endsWith('/notes/'), true);
   });
 });
+
+describe('natural_slug of a timestamp', () => {
+  it('should slugify a timestamp as the reference prints it (a note: object, user, time)', async () => {
+    const type = await create(t, '/api/dcim/location-types/', { name: 'Hall' });
+    const site = await create(t, '/api/dcim/locations/', { name: 'N1', location_type: type.id, status: 'Active' });
+    const note = await create(t, '/api/extras/notes/', { assigned_object_type: 'dcim.location', assigned_object_id: site.id, note: 'hello' });
+    assert.match(note.natural_slug, /^dcim_location_[0-9a-f-]{36}_admin_\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}(-\d{6})?-00-00_[0-9a-f]{4}$/);
+  });
+});
