@@ -5,6 +5,10 @@ import { createSchedule } from './schedules.js';
 import { dispatchJob } from './dispatch.js';
 import { loadJob } from './sources.js';
 import { validateJobData } from './variables.js';
+import { findModel } from './context.js';
+import { toRowId } from '../core/registry/row-id.js';
+import { fromCompositeKey } from '../core/natural-key.js';
+import { resolveNaturalKey } from '../ops/references/natural-key-lookup.js';
 import type { Row } from '../core/registry/types.js';
 import type { RequestContext, Services } from '../ops/services.js';
 import type { RunInput } from './run-input.js';
@@ -13,14 +17,29 @@ import type { ObjectLookup } from './variables.js';
 /** A run's answer: the reference's `{scheduled_job, job_result}` (one of them set), or the form's errors. */
 export type RunOutcome = { errors: unknown } | { jobResult: Row | null; scheduledJob: Row | null };
 
-/** Which of `ids` exist among `model`'s objects matching `filters`. */
+/**
+ * Objects by reference: an id, or for a model with a natural key of one field (a content type's
+ * `app_label.model`, a name) that value; limited to the rows matching `filters` (plain fields).
+ */
 export function objectLookup(services: Services): ObjectLookup {
-  return async (modelId, ids, filters) => {
-    const model = services.registry.find(modelId);
-    if (!model || ids.length === 0) return new Set();
-    let query = services.dialect.db.selectFrom(model.table).select('id').where('id', 'in', ids);
-    for (const [key, value] of Object.entries(filters ?? {})) if (model.fieldMap.get(key)?.column) query = query.where(model.fieldMap.get(key)!.column as string, '=', value as never);
-    return new Set((await query.execute()).map((r) => String(r.id)));
+  return async (modelName, refs, filters) => {
+    const model = findModel(services.registry, modelName);
+    const out = new Map<string, string>();
+    if (!model || refs.length === 0) return out;
+    let query = services.dialect.db.selectFrom(model.table).selectAll(model.table);
+    for (const [key, value] of Object.entries(filters ?? {})) {
+      const column = model.fieldMap.get(key)?.column;
+      if (column) query = query.where(column, '=', value as never);
+    }
+    const ids = refs.map((ref) => toRowId(model, ref)).filter((id): id is string => !!id);
+    const byKey = refs.filter((ref) => !toRowId(model, ref));
+    const rows = ids.length > 0 ? await query.where('id', 'in', ids).execute() : [];
+    for (const row of rows) out.set(String(row.id), String(row.id));
+    for (const ref of byKey) {
+      const [match] = await resolveNaturalKey(services, services.dialect.db, model, fromCompositeKey(model.id === 'contenttypes.contenttype' ? ref.replace('.', ';') : ref));
+      if (match && (!filters || (await query.where('id', '=', match as never).executeTakeFirst()))) out.set(ref, match);
+    }
+    return out;
   };
 }
 
