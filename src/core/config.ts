@@ -24,7 +24,7 @@ export type Config = {
   /** PostgreSQL: milliseconds any one statement may run before it is cancelled (0: no limit). */
   statementTimeoutMs: number;
   /** Jobs (src/jobs): the folder of job modules, worker threads per process, default time limits in seconds. */
-  jobs: { root: string; threads: number; softTimeLimit: number; timeLimit: number };
+  jobs: { root: string; threads: number; softTimeLimit: number; timeLimit: number; /** Milliseconds between looks for due scheduled jobs; 0: no scheduler in this process. */ schedulerMs: number };
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
@@ -74,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       threads: toPositive(env.JOBS_THREADS, 2, 'JOBS_THREADS'),
       softTimeLimit: toPositive(env.JOBS_SOFT_TIME_LIMIT, 300, 'JOBS_SOFT_TIME_LIMIT'),
       timeLimit: toPositive(env.JOBS_TIME_LIMIT, 600, 'JOBS_TIME_LIMIT'),
+      schedulerMs: toInt(env.JOBS_SCHEDULER_MS, 2000, 'JOBS_SCHEDULER_MS'),
     },
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
     superuser: name

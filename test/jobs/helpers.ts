@@ -24,7 +24,7 @@ export type JobsTestApp = TestApp & {
 export async function makeJobsApp(opts: { root?: string; jobs?: Partial<Config['jobs']> } = {}): Promise<JobsTestApp> {
   const dir = mkdtempSync(path.join(tmpdir(), 'jobs-test-'));
   const defaults = loadConfig({}).jobs;
-  const t = await makeApp({ databaseUrl: `sqlite:${path.join(dir, 'db.sqlite3')}`, jobs: { ...defaults, root: opts.root ?? FIXTURE_ROOT, ...opts.jobs } });
+  const t = await makeApp({ databaseUrl: `sqlite:${path.join(dir, 'db.sqlite3')}`, jobs: { ...defaults, root: opts.root ?? FIXTURE_ROOT, schedulerMs: 0, ...opts.jobs } });
   const close = t.close;
   return {
     ...t,
