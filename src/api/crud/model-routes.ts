@@ -1,4 +1,5 @@
 import { MethodNotAllowedError, NotFoundError } from '../../core/errors.js';
+import { jsonBuffer } from '../../core/json-buffer.js';
 import { bulkDelete, bulkUpdate, createObjects, deleteObject, updateObject } from '../../ops/crud.js';
 import { requirePermission } from '../../ops/permissions.js';
 import { getRow, listRows } from '../../ops/read.js';
@@ -50,7 +51,7 @@ async function cachedGet(ctx: Ctx, build: () => Promise<unknown>) {
   const key = await ctx.cache.keyFor(ctx.req);
   let body = ctx.cache.get(key);
   if (body === undefined) {
-    body = Buffer.from(JSON.stringify(await build()));
+    body = jsonBuffer(await build());
     await ctx.cache.set(key, body);
   }
   return sendJsonText(ctx.reply, 200, body);
@@ -129,9 +130,8 @@ async function handleDetail(ctx: Ctx) {
   return sendJson(reply, 200, (await render(ctx, [row]))[0]);
 }
 
-/** Generic list and detail endpoints for every registered model. */
-export function registerModelRoutes(app: FastifyInstance, services: Services): void {
-  const cache = new ResponseCache(services.dialect, services.config.responseCacheMb * 1024 * 1024);
+/** Generic list and detail endpoints for every registered model (`cache`: the response cache, shared with /metrics/). */
+export function registerModelRoutes(app: FastifyInstance, services: Services, cache = new ResponseCache(services.dialect, services.config.responseCacheMb * 1024 * 1024)): void {
   app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/', handler: (req, reply) => handleList({ services, model: findModel(services, req), req, reply, cache }) });
   app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/:key/', handler: (req, reply) => handleDetail({ services, model: findModel(services, req), req, reply, cache }) });
 }
