@@ -1,8 +1,9 @@
-import { MethodNotAllowedError, PermissionDeniedError, ValidationError } from '../core/errors.js';
+import { MethodNotAllowedError, PermissionDeniedError, UnavailableError, ValidationError } from '../core/errors.js';
 import { hasModelPermission } from '../ops/permissions.js';
 import { createJobResult } from './results.js';
 import { createSchedule } from './schedules.js';
-import { dispatchJob } from './dispatch.js';
+import { createAndDispatch } from './dispatch.js';
+import { liveWorkers } from '../queue/index.js';
 import { loadJob } from './sources.js';
 import { validateJobData } from './variables.js';
 import { findModel } from './context.js';
@@ -55,6 +56,11 @@ function checkRunnable(services: Services, rc: RequestContext, job: Row, input: 
   }
 }
 
+/** 503 when no runner (the embedded one or an `inventory worker`) is alive to take the run, as the reference without celery workers. */
+export async function requireWorker(services: Services, queue: string): Promise<void> {
+  if ((await liveWorkers(services)) === 0) throw new UnavailableError(`Unable to process request: No celery workers running on queue ${queue}.`);
+}
+
 /** The queue a run goes to: the one asked for (among the job's), else the job's default. */
 async function chooseQueue(services: Services, job: Row, asked: string | undefined): Promise<Row> {
   const names = Array.isArray(job.task_queues) && job.task_queues.length > 0 ? job.task_queues.map(String) : ['default'];
@@ -79,6 +85,7 @@ export async function runJob(services: Services, rc: RequestContext, job: Row, i
   const variables = found.definition.variables ?? {};
   const checked = await validateJobData(variables, input.data as Record<string, unknown>, { dryrunDefault: Boolean(job.dryrun_default), lookup: objectLookup(services) });
   if ('errors' in checked) return { errors: checked.errors };
+  await requireWorker(services, String(queue.name));
   const dryrun = found.definition.variables?.dryrun?.type === 'DryRunVar' && checked.data.dryrun === true;
   const approvalRequired = Boolean(job.approval_required) && !dryrun;
   let schedule = input.schedule;
@@ -89,7 +96,7 @@ export async function runJob(services: Services, rc: RequestContext, job: Row, i
     const scheduledJob = await createSchedule(services, { job, userId, username: rc.actor?.username ?? '', schedule, approvalRequired, queue, data: checked.data });
     return { jobResult: null, scheduledJob };
   }
-  const jobResult = await createJobResult(services, services.dialect.db, { job, userId, data: checked.data, queue: String(queue.name) });
-  void dispatchJob(services, { jobResultId: jobResult.id, data: checked.data, baseUrl: rc.baseUrl, timeLimit: Number(job.time_limit) || services.config.jobs.timeLimit });
+  const jobResult = await createAndDispatch(services, (exec) => createJobResult(services, exec, { job, userId, data: checked.data, queue: String(queue.name) }),
+    { data: checked.data, baseUrl: rc.baseUrl, timeLimit: Number(job.time_limit) || services.config.jobs.timeLimit });
   return { jobResult, scheduledJob: null };
 }

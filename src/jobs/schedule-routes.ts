@@ -8,7 +8,7 @@ import { serialize } from '../ops/serialize/index.js';
 import { sendJson } from '../api/crud/respond.js';
 import { serializeOptions } from '../api/crud/query.js';
 import { queryParams, toRequestContext } from '../api/request-context.js';
-import { dispatchJob } from './dispatch.js';
+import { createAndDispatch } from './dispatch.js';
 import { createJobResult } from './results.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Row } from '../core/registry/types.js';
@@ -77,8 +77,8 @@ async function dryRun(services: Services, req: FastifyRequest, reply: FastifyRep
   if (!job.supports_dryrun) throw new MethodNotAllowedError('This job does not support dry-run.', allow);
   if (!(await mayActOnJob(services, rc.actor, job.id, 'run'))) throw new PermissionDeniedError('You do not have permission to run this job.');
   const data = { ...((schedule.kwargs as Record<string, unknown>) ?? {}), dryrun: true };
-  const result = await createJobResult(services, services.dialect.db, { job, userId: rc.actor?.id ?? null, data, queue: String(schedule.queue || 'default') });
-  void dispatchJob(services, { jobResultId: result.id, data, baseUrl: rc.baseUrl, timeLimit: Number(job.time_limit) || services.config.jobs.timeLimit });
+  const result = await createAndDispatch(services, (exec) => createJobResult(services, exec, { job, userId: rc.actor?.id ?? null, data, queue: String(schedule.queue || 'default') }),
+    { data, baseUrl: rc.baseUrl, timeLimit: Number(job.time_limit) || services.config.jobs.timeLimit });
   return sendJson(reply, 200, await render(services, req, rc, 'extras.jobresult', result));
 }
 

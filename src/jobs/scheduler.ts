@@ -1,6 +1,6 @@
 import { toIsoMicro } from '../core/fields/scalar.js';
 import { previousOccurrence } from './crontab.js';
-import { dispatchJob } from './dispatch.js';
+import { dispatchJob, expectRun } from './dispatch.js';
 import { createJobResult } from './results.js';
 import type { Row } from '../core/registry/types.js';
 import type { Services } from '../ops/services.js';
@@ -41,7 +41,10 @@ async function claimOccurrence(services: Services, schedule: Row, job: Row, occu
     claim = schedule.last_run_at ? claim.where('last_run_at', '=', String(schedule.last_run_at)) : claim.where('last_run_at', 'is', null);
     if (Number((await claim.executeTakeFirst()).numUpdatedRows) === 0) return null;
     const queue = typeof schedule.queue === 'string' && schedule.queue ? schedule.queue : 'default';
-    return createJobResult(services, trx, { job, userId: schedule.user_id ? String(schedule.user_id) : null, data: (schedule.kwargs as Record<string, unknown>) ?? {}, scheduledJobId: String(schedule.id), queue });
+    const data = (schedule.kwargs as Record<string, unknown>) ?? {};
+    const result = await createJobResult(services, trx, { job, userId: schedule.user_id ? String(schedule.user_id) : null, data, scheduledJobId: String(schedule.id), queue });
+    await dispatchJob(services, { jobResultId: result.id, data, baseUrl: '', timeLimit: Number(job.time_limit) || services.config.jobs.timeLimit }, { exec: trx });
+    return result;
   });
 }
 
@@ -59,9 +62,10 @@ export async function fireDueSchedules(services: Services, now: Date = new Date(
     if (!occurrence || !job) continue;
     const result = await claimOccurrence(services, schedule, job, occurrence);
     if (!result) continue;
+    expectRun(services, result.id);
     fired.push(result);
-    void dispatchJob(services, { jobResultId: result.id, data: (schedule.kwargs as Record<string, unknown>) ?? {}, baseUrl: '', timeLimit: Number(job.time_limit) || services.config.jobs.timeLimit });
   }
+  if (fired.length > 0) for (const listener of services.committed) listener();
   return fired;
 }
 
