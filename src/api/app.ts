@@ -21,6 +21,7 @@ import { registerRoots } from './roots/roots.js';
 import { registerGraphql } from '../graphql/index.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerUi } from '../ui/index.js';
+import { startBackground } from '../background.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
 import type { Dialect } from '../db/dialects/dialect.js';
@@ -77,6 +78,11 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   registerSecurityHeaders(app);
   registerUi(app, services);
   registerNotFound(app);
-  app.addHook('onClose', async () => dialect.close());
+  // The embedded queue runner (QUEUE_EMBEDDED): stopped before the database closes.
+  const background = config.queue.embedded ? await startBackground(services) : null;
+  app.addHook('onClose', async () => {
+    await background?.stop();
+    await dialect.close();
+  });
   return app;
 }

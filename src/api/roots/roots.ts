@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { liveWorkers } from '../../queue/index.js';
 import { NotFoundError } from '../../core/errors.js';
 import { isMigrated } from '../../db/schema/migrate.js';
 import { baseUrl } from '../request-context.js';
@@ -40,7 +41,7 @@ export function registerRoots(app: FastifyInstance, services: Services): void {
       'nautobot-apps': {},
       plugins: {},
       'python-version': null,
-      'celery-workers-running': 0,
+      'celery-workers-running': await liveWorkers(services),
       // This service's own facts, under keys of its own after the reference's.
       [`${pkg.name}-version`]: pkg.version,
       'node-version': process.versions.node,
