@@ -24,6 +24,7 @@ import { registerErrorHandler, sendError } from './plugins/errors.js';
 import { registerVersioning } from './plugins/versioning.js';
 import { registerRoots } from './roots/roots.js';
 import { registerGraphql } from '../graphql/index.js';
+import { startBackground } from '../background.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
 import type { Dialect } from '../db/dialects/dialect.js';
@@ -83,6 +84,11 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   registerModelRoutes(app, services, cache);
   registerNotesRoutes(app, services);
   registerNotFound(app);
-  app.addHook('onClose', async () => dialect.close());
+  // The embedded queue runner (QUEUE_EMBEDDED): stopped before the database closes.
+  const background = config.queue.embedded ? await startBackground(services) : null;
+  app.addHook('onClose', async () => {
+    await background?.stop();
+    await dialect.close();
+  });
   return app;
 }

@@ -27,6 +27,12 @@ export type Config = {
   metrics: { enabled: boolean; authenticated: boolean };
   /** Log lines: `pretty` (one readable line per request), `json`, or `auto` (pretty on a terminal, else JSON). */
   logFormat: 'auto' | 'json' | 'pretty';
+  /**
+   * The queue (src/queue): `embedded` runs a runner (and the outbox publisher) in each service
+   * process; `inventory worker` processes run more. Rows run at once per runner, milliseconds
+   * between looks when nothing woke it, and a claimed row's lease.
+   */
+  queue: { embedded: boolean; concurrency: number; pollMs: number; leaseMs: number };
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
@@ -79,6 +85,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     statementTimeoutMs: toInt(env.STATEMENT_TIMEOUT_MS, 30000, 'STATEMENT_TIMEOUT_MS'),
     metrics: { enabled: toBool(env.METRICS_ENABLED, true), authenticated: toBool(env.METRICS_AUTHENTICATED, false) },
     logFormat: toLogFormat(env.LOG_FORMAT),
+    queue: {
+      embedded: toBool(env.QUEUE_EMBEDDED, true),
+      concurrency: toPositive(env.QUEUE_CONCURRENCY, 4, 'QUEUE_CONCURRENCY'),
+      pollMs: toPositive(env.QUEUE_POLL_MS, 2000, 'QUEUE_POLL_MS'),
+      leaseMs: toPositive(env.QUEUE_LEASE_MS, 60000, 'QUEUE_LEASE_MS'),
+    },
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
     superuser: name
       ? { name, password: env.SUPERUSER_PASSWORD || undefined, token: env.SUPERUSER_API_TOKEN || undefined }

@@ -6,9 +6,10 @@ import type { Row } from '../core/registry/types.js';
 import type { Dialect } from './dialects/dialect.js';
 import type { Store } from './store.js';
 
-type DefaultObject = Record<string, unknown> & { name: string; content_types?: string[] };
+export type DefaultObject = Record<string, unknown> & { name: string; content_types?: string[] };
 
-const DEFAULTS = JSON.parse(readFileSync(new URL('./defaults.json', import.meta.url), 'utf8')) as Record<string, DefaultObject[]>;
+/** The objects a fresh database holds, by model id (src/db/defaults.json). */
+export const DEFAULTS = JSON.parse(readFileSync(new URL('./defaults.json', import.meta.url), 'utf8')) as Record<string, DefaultObject[]>;
 
 /**
  * Creates the objects a fresh database holds (default statuses, roles, the Global namespace)

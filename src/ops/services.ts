@@ -12,6 +12,8 @@ export type Services = {
   store: Store;
   /** App extensions by model id (`*` for all models); see ops/extensions.ts. */
   extensions: ReadonlyMap<string, ModelExtensions[]>;
+  /** Called after each write transaction commits (the queue's runner and the change stream wake on it; see queue/). */
+  committed: Set<() => void>;
 };
 
 /** The authenticated caller. */

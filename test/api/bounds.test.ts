@@ -60,6 +60,27 @@ describe('GET /api/tenancy/tenants/ with offsets and limits past every bound', (
   });
 });
 
+describe('integer filters with values no column can hold', () => {
+  it('should compare them as numbers (nothing equals them, everything is below them), never a database error', async () => {
+    const vlan = await create(t, '/api/ipam/vlans/', { vid: 100, name: 'v100', status: 'Active' });
+    for (const big of ['99999999999999999999', '99999999999999999999999', '9223372036854775808']) {
+      const equal = await t.call('GET', `/api/ipam/vlans/?vid=${big}`);
+      assert.equal(equal.status, 200, equal.raw);
+      assert.equal(equal.body.count, 0);
+      const below = await t.call('GET', `/api/ipam/vlans/?vid__lt=${big}`);
+      assert.equal(below.status, 200, below.raw);
+      assert.deepEqual(below.body.results.map((v: { id: string }) => v.id), [vlan.id]);
+      const above = await t.call('GET', `/api/ipam/vlans/?vid__gt=-${big}`);
+      assert.equal(above.body.count, 1, above.raw);
+    }
+    for (const path of ['/api/ipam/prefixes/?ip_version=99999999999999999999', '/api/dcim/devices/?vc_position=-99999999999999999999', '/api/dcim/cables/?length=99999999999999999999999', '/api/dcim/interfaces/?mtu__gte=18446744073709551616', '/api/ipam/prefixes/?vlan_vid=99999999999999999999', '/api/dcim/interfaces/?vlan=99999999999999999999']) {
+      const res = await t.call('GET', path);
+      assert.equal(res.status, 200, `${path}: ${res.raw}`);
+      assert.equal(res.body.count, 0, path);
+    }
+  });
+});
+
 describe('GET /api/tenancy/tenants/<a natural key of 150 characters>/', () => {
   it('should find the object (no 414 for a long path segment)', async () => {
     const tenant = await create(t, '/api/tenancy/tenants/', { name: 'n'.repeat(150) });

@@ -135,7 +135,9 @@ describe('roots, status and health', () => {
 
   it('should report status and health', async () => {
     const status = await t.call('GET', '/api/status/');
-    assert.equal(typeof status.body['nautobot-version'], 'string');
+    assert.equal(status.body['nautobot-version'], '2.4.36', 'the Nautobot release whose API is matched');
+    assert.match(status.body['netsot-version'], /^\d+\.\d+\.\d+/);
+    assert.deepEqual(Object.keys(status.body).slice(0, 7), ['django-version', 'installed-apps', 'nautobot-version', 'nautobot-apps', 'plugins', 'python-version', 'celery-workers-running']);
     const health = await t.call('GET', '/health/', undefined, { token: null });
     assert.equal(health.status, 200);
     assert.equal(health.body.status, 'ok');

@@ -44,3 +44,27 @@ describe('migration 4: canonical MAC addresses', () => {
     assert.equal((await t.call('GET', `/api/virtualization/interfaces/${made.id}/`)).body.mac_address, '52:54:00:0A:0B:FC');
   });
 });
+
+describe('migration 7: descriptions of default statuses and roles', () => {
+  const describedAs = async (path: string, name: string) => (await t.call('GET', `${path}?name=${encodeURIComponent(name)}`)).body.results[0].description;
+
+  it('should seed a fresh database with the reference descriptions', async () => {
+    assert.equal(await describedAs('/api/extras/statuses/', 'Available'), 'Unit is available');
+    assert.equal(await describedAs('/api/extras/roles/', 'On Site'), 'Unit plays an on site role');
+    assert.equal(await describedAs('/api/extras/roles/', 'Loopback'), '');
+  });
+
+  it('should fill the empty descriptions of an older database and keep the ones users wrote', async () => {
+    const { dialect, registry } = t.app.services;
+    const statuses = registry.get('extras.status').table;
+    await dialect.db.updateTable(statuses).set({ description: '' }).where('name', 'in', ['Active', 'Retired']).execute();
+    await dialect.db.updateTable(statuses).set({ description: 'ours' }).where('name', '=', 'Planned').execute();
+    await dialect.db.updateTable(registry.get('extras.role').table).set({ description: '' }).where('name', '=', 'Billing').execute();
+    await dialect.db.deleteFrom('inventory_migrations').where('id', '=', 7).execute();
+    await migrate(dialect, registry);
+    assert.equal(await describedAs('/api/extras/statuses/', 'Active'), 'Unit is active');
+    assert.equal(await describedAs('/api/extras/statuses/', 'Retired'), 'Location has been retired');
+    assert.equal(await describedAs('/api/extras/statuses/', 'Planned'), 'ours');
+    assert.equal(await describedAs('/api/extras/roles/', 'Billing'), 'Unit plays a billing role');
+  });
+});

@@ -4,6 +4,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 /** API versions served; the last is the default (api-behaviour.md section 2). */
 export const API_VERSIONS = ['2.0', '2.1', '2.2', '2.3', '2.4'] as const;
 export const DEFAULT_VERSION = API_VERSIONS[API_VERSIONS.length - 1];
+/**
+ * The Nautobot release whose REST API this service matches, reported by /api/status/ under
+ * `nautobot-version` (clients such as pynautobot and the Ansible collection gate features on it).
+ */
+export const MATCHED_NAUTOBOT_RELEASE = '2.4.36';
 const SUPPORTED = `Supported versions are: ${API_VERSIONS.join(', ')}`;
 const ACCEPTABLE = ['application/json', 'text/csv', 'text/html', '*/*', 'application/*', 'text/*'];
 

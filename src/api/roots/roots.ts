@@ -1,9 +1,11 @@
 import { createRequire } from 'node:module';
+import { liveWorkers } from '../../queue/index.js';
 import { NotFoundError } from '../../core/errors.js';
 import { isMigrated } from '../../db/schema/migrate.js';
 import { baseUrl } from '../request-context.js';
 import { sendJson } from '../crud/respond.js';
 import { INSTALLED_APPS_PATHS, registerInstalledApps } from './installed-apps.js';
+import { MATCHED_NAUTOBOT_RELEASE } from '../plugins/versioning.js';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../ops/services.js';
 
@@ -37,12 +39,14 @@ export function registerRoots(app: FastifyInstance, services: Services): void {
     return sendJson(reply, 200, {
       'django-version': null,
       'installed-apps': installed,
-      'nautobot-version': pkg.version,
+      'nautobot-version': MATCHED_NAUTOBOT_RELEASE,
       'nautobot-apps': {},
       plugins: {},
       'python-version': null,
+      'celery-workers-running': await liveWorkers(services),
+      // This service's own facts, under keys of its own after the reference's.
+      [`${pkg.name}-version`]: pkg.version,
       'node-version': process.versions.node,
-      'celery-workers-running': 0,
       'database': services.dialect.name,
     });
   });

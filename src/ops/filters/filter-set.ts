@@ -1,5 +1,6 @@
 import { joinTable } from '../../db/schema/build-schema.js';
 import { and, col, not } from '../../db/query/sql-helpers.js';
+import { clampToStorage } from './integer-range.js';
 import { LOOKUPS } from './lookups.js';
 import { FilterError, invalidChoice, resolveIds, withDescendants } from './resolve-values.js';
 import { searchFilter } from './search.js';
@@ -41,7 +42,7 @@ function scalarFilter(field: ResolvedField): FilterDef {
       if (lookup === 'isnull') return LOOKUPS.isnull({ dialect: services.dialect, table: model.table, column: field.column as string, values: [['true', '1', 'True'].includes(values[0])] });
       const parsed = parseValues(field, field.kind === 'boolean' ? values.slice(-1) : values, lookup);
       const storage = field.behaviour.storage;
-      const encoded = parsed.map((v) => (v === null ? null : services.dialect.encode(storage, v)));
+      const encoded = parsed.map((v) => (v === null ? null : services.dialect.encode(storage, clampToStorage(storage, v))));
       return LOOKUPS[lookup]({ dialect: services.dialect, table: model.table, column: field.column as string, values: encoded });
     },
   };

@@ -26,15 +26,17 @@ function computedDefault(name: string): () => unknown {
   return ['custom_fields', 'relationships', 'computed_fields', 'config_context'].includes(name) ? () => ({}) : () => null;
 }
 
-/** `{id, object_type, url}` at the top level, a bare URL at the edge of a nested object. */
-function renderRef(state: RenderState, target: ResolvedModel, id: unknown, depth: number, top: boolean): unknown {
+/**
+ * A related object: rendered in full while depth remains, else the brief `{id, object_type, url}`
+ * (at the top level and at the edge of a nested object alike, as the reference sends it).
+ */
+function renderRef(state: RenderState, target: ResolvedModel, id: unknown, depth: number): unknown {
   if (typeof id !== 'string') return null;
   if (depth > 0) {
     const row = state.loaded.loader.get(target.id, id);
     if (row) return renderNested(state, target, row, depth - 1);
   }
-  const url = objectUrl(state.opts.baseUrl, target, id);
-  return top ? { id: renderRowId(target, id), object_type: target.id, url } : url;
+  return { id: renderRowId(target, id), object_type: target.id, url: objectUrl(state.opts.baseUrl, target, id) };
 }
 
 function renderGeneric(state: RenderState, field: ResolvedField, row: Row, depth: number, top: boolean) {
@@ -42,9 +44,10 @@ function renderGeneric(state: RenderState, field: ResolvedField, row: Row, depth
   const id = row[`${field.name}_id`];
   if (!target || typeof id !== 'string') return null;
   // Objects rendered in full had their generic targets loaded (a dangling one renders null); at
-  // the edge of a nested object the target is not loaded, so its URL is rendered, as for an FK.
+  // the edge of a nested object the target is not loaded, so its brief object is rendered from
+  // the type and id columns, as for an FK.
   if ((top || depth > 0) && !state.loaded.loader.get(target.id, id)) return null;
-  const out = renderRef(state, target, id, depth, top);
+  const out = renderRef(state, target, id, depth);
   return out && typeof out === 'object' && depth > 0 ? { ...(out as object), generic_foreign_key: true } : out;
 }
 
@@ -73,7 +76,7 @@ function valueEmitter(state: RenderState, model: ResolvedModel, field: ResolvedF
   const column = field.column as string;
   if (relation === 'fk') {
     const target = registry.get(field.to as string);
-    return (row, depth) => renderRef(state, target, row[column], depth, top);
+    return (row, depth) => renderRef(state, target, row[column], depth);
   }
   if (relation === 'generic') return (row, depth) => renderGeneric(state, field, row, depth, top);
   // Plans are made while rendering, after everything was loaded: the maps can be taken once.
@@ -81,7 +84,7 @@ function valueEmitter(state: RenderState, model: ResolvedModel, field: ResolvedF
   if (relation === 'content_types') return (row) => links?.get(row.id) ?? [];
   if (relation === 'm2m') {
     const target = registry.get(field.to as string);
-    return (row, depth) => (links?.get(row.id) ?? []).map((id) => renderRef(state, target, id, depth, true));
+    return (row, depth) => (links?.get(row.id) ?? []).map((id) => renderRef(state, target, id, depth));
   }
   const counts = loaded.counts.get(key);
   if (field.kind === 'count') return (row) => counts?.get(row.id) ?? 0;

@@ -63,12 +63,13 @@ describe('location tree rules', () => {
 });
 
 describe('depth', () => {
-  it('should render FKs as {id, object_type, url} at depth 0 and nest at depth 1 with URL strings at the edge', async () => {
+  it('should render FKs as {id, object_type, url} at depth 0 and nest at depth 1 with {id, object_type, url} at the edge', async () => {
     const berlin = (await t.call('GET', '/api/dcim/locations/?name=Berlin')).body.results[0];
     assert.deepEqual(Object.keys(berlin.location_type), ['id', 'object_type', 'url']);
     const d1 = (await t.call('GET', `/api/dcim/locations/${berlin.id}/?depth=1`)).body;
     assert.equal(d1.location_type.name, 'Site');
-    assert.equal(typeof d1.location_type.parent, 'string');
+    assert.deepEqual(Object.keys(d1.location_type.parent), ['id', 'object_type', 'url']);
+    assert.equal(d1.location_type.parent.object_type, 'dcim.locationtype');
     assert.equal(d1.parent.tree_depth, undefined, 'nested objects omit tree_depth');
     assert.equal(d1.parent.device_count, undefined, 'nested objects omit counts');
     assert.equal(d1.parent.tags, undefined, 'nested objects omit tags');

@@ -8,6 +8,7 @@ import { toUuid } from '../../../core/fields/scalar.js';
 import { parseIp } from '../../../core/ip/index.js';
 import { joinTable } from '../../../db/schema/build-schema.js';
 import { col, or } from '../../../db/query/sql-helpers.js';
+import { storableInteger } from '../../../ops/filters/integer-range.js';
 import { FilterError } from '../../../ops/filters/resolve-values.js';
 import { T } from '../net.js';
 import { hostOps } from './network.js';
@@ -70,7 +71,7 @@ export function assignedVlanFilter(by: 'id' | 'vid'): FilterDef {
       }
       if (!/^-?\d+$/.test(value)) throw new FilterError('Enter a number.');
       const vlans = services.registry.get('ipam.vlan').table;
-      return onVlans(model.table, tagged, (eb) => eb.selectFrom(vlans).select(col(vlans, 'id').as('vlan')).where(col(vlans, 'vid'), '=', Number(value)));
+      return onVlans(model.table, tagged, (eb) => eb.selectFrom(vlans).select(col(vlans, 'id').as('vlan')).where(col(vlans, 'vid'), '=', storableInteger(value)));
     },
   };
 }

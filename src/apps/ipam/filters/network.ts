@@ -6,6 +6,7 @@
  */
 import { buildNetwork, parseIp, toBigInt } from '../../../core/ip/index.js';
 import { and, col, not, or } from '../../../db/query/sql-helpers.js';
+import { storableInteger } from '../../../ops/filters/integer-range.js';
 import { FilterError, invalidChoice } from '../../../ops/filters/resolve-values.js';
 import type { IpNetwork } from '../../../core/ip/index.js';
 import type { Clause } from '../../../db/query/sql-helpers.js';
@@ -33,7 +34,7 @@ export function familyClause(table: string, values: string[], opts: { choice: bo
     if (text === '4' || text === '6') return Number(text);
     if (opts.choice) throw invalidChoice(raw);
     if (!/^-?\d+$/.test(text)) throw new FilterError('Enter a number.');
-    return Number(text);
+    return storableInteger(text);
   });
   return (eb) => eb(col(table, 'ip_version'), 'in', versions);
 }

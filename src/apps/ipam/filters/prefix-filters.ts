@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import { toUuid } from '../../../core/fields/scalar.js';
 import { TRUE, col, escapeLike, or } from '../../../db/query/sql-helpers.js';
+import { storableInteger } from '../../../ops/filters/integer-range.js';
 import { FilterError } from '../../../ops/filters/resolve-values.js';
 import { T } from '../net.js';
 import { searchNetworks } from '../search-networks.js';
@@ -57,7 +58,7 @@ const locationFilter = assignedLocationFilter({ through: T.prefixLocation, owner
 const vlanVidFilter: FilterDef = {
   lookups: new Set(),
   async build({ services }, _lookup, values) {
-    const vids = values.map((v) => (/^\d+$/.test(v.trim()) ? Number(v) : Number.NaN));
+    const vids = values.map((v) => (/^\d+$/.test(v.trim()) ? storableInteger(v) : Number.NaN));
     if (vids.some(Number.isNaN)) throw new FilterError('Enter a whole number.');
     const vlan = services.registry.get('ipam.vlan');
     return (eb) => eb(col(T.prefix, 'vlan_id'), 'in', eb.selectFrom(vlan.table).select('id').where('vid', 'in', vids));
