@@ -25,6 +25,9 @@ import { registerVersioning } from './plugins/versioning.js';
 import { registerRoots } from './roots/roots.js';
 import { registerGraphql } from '../graphql/index.js';
 import { startBackground } from '../background.js';
+import { registerJobsPlatform } from '../jobs/index.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { registerUi } from '../ui/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
 import type { Dialect } from '../db/dialects/dialect.js';
@@ -81,8 +84,11 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   registerOpenApi(app, services);
   for (const routes of APP_ROUTES) routes(app, services);
   registerGraphql(app, services);
+  await registerJobsPlatform(app, services, { refresh: opts.migrate !== false });
   registerModelRoutes(app, services, cache);
   registerNotesRoutes(app, services);
+  registerSecurityHeaders(app);
+  registerUi(app, services);
   registerNotFound(app);
   // The embedded queue runner (QUEUE_EMBEDDED): stopped before the database closes.
   const background = config.queue.embedded ? await startBackground(services) : null;

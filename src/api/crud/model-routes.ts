@@ -1,4 +1,5 @@
 import { MethodNotAllowedError, NotFoundError } from '../../core/errors.js';
+import { jsonBuffer } from '../../core/json-buffer.js';
 import { bulkDelete, bulkUpdate, createObjects, deleteObject, updateObject } from '../../ops/crud.js';
 import { requirePermission } from '../../ops/permissions.js';
 import { getRow, listRows } from '../../ops/read.js';
@@ -50,7 +51,7 @@ async function cachedGet(ctx: Ctx, build: () => Promise<unknown>) {
   const key = await ctx.cache.keyFor(ctx.req);
   let body = ctx.cache.get(key);
   if (body === undefined) {
-    body = Buffer.from(JSON.stringify(await build()));
+    body = jsonBuffer(await build());
     await ctx.cache.set(key, body);
   }
   return sendJsonText(ctx.reply, 200, body);

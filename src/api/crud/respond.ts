@@ -1,8 +1,13 @@
+import { jsonBuffer } from '../../core/json-buffer.js';
 import type { FastifyReply } from 'fastify';
 
-/** JSON with the reference's bare `application/json` content type. */
+/**
+ * JSON with the reference's bare `application/json` content type; a success body is encoded
+ * piece by piece (jsonBuffer: a bulk write's 1000 objects), an error keeps its text (the CSV
+ * error rendering reads it).
+ */
 export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return sendJsonText(reply, status, JSON.stringify(body));
+  return sendJsonText(reply, status, status < 400 ? jsonBuffer(body) : JSON.stringify(body));
 }
 
 /** Already serialized JSON. */

@@ -4,8 +4,8 @@ import { NotFoundError } from '../../core/errors.js';
 import { isMigrated } from '../../db/schema/migrate.js';
 import { baseUrl } from '../request-context.js';
 import { sendJson } from '../crud/respond.js';
-import { INSTALLED_APPS_PATHS, registerInstalledApps } from './installed-apps.js';
 import { MATCHED_NAUTOBOT_RELEASE } from '../plugins/versioning.js';
+import { INSTALLED_APPS_PATHS, registerInstalledApps } from './installed-apps.js';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../ops/services.js';
 

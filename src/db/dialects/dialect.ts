@@ -110,6 +110,8 @@ export type Dialect = {
   /** Calls `onNotify` for each `notify` of `channel` (PostgreSQL LISTEN on a connection of its own); returns how to stop. SQLite: never calls. */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** How `connect` opened it, so a worker thread or process can open its own connection to the same database. */
+  source?: { url: string; schema?: string };
 };
 
 /**

@@ -5,6 +5,7 @@ import { syncContentTypes } from '../content-types.js';
 import { fillNaturalOrderKeys } from './natural-order-keys.js';
 import { normalizeMacAddresses } from './mac-addresses.js';
 import { createQueueTables } from './queue-tables.js';
+import { ensureSessionTables } from './session-tables.js';
 import { fillDefaultDescriptions } from './default-descriptions.js';
 import { fillCircuitTerminationSides } from './circuit-termination-sides.js';
 import type { Dialect } from '../dialects/dialect.js';
@@ -80,6 +81,7 @@ export async function migrate(dialect: Dialect, registry: Registry): Promise<num
     applied.push(migration.id);
   }
   await syncContentTypes(dialect, registry);
+  await ensureSessionTables(dialect);
   return applied;
 }
 
