@@ -8,6 +8,7 @@ import { extrasApp } from './extras/index.js';
 import { extrasExtensions } from './extras/extensions.js';
 import { registerExtrasRoutes } from './extras/routes.js';
 import { dynamicGroupFilters } from './extras/dynamic-groups/filter.js';
+import { dynamicGroupRules } from './extras/dynamic-groups/rules.js';
 import { tenancyApp } from './tenancy/index.js';
 import { tenancyDerivedFilters } from './tenancy/filters.js';
 import { usersApp } from './users/index.js';
@@ -34,7 +35,7 @@ export function buildRegistry(apps: AppDefinition[] = APPS): Registry {
 }
 
 /** Behaviour apps add beyond their declarations (filters, read-time values, write hooks). */
-export const APP_EXTENSIONS: AppExtensions[] = [usersExtensions, dcimExtensions, circuitsDerivedFilters, circuitTerminationExtensions, virtualizationDerivedFilters, tenancyDerivedFilters, ipToInterfaceExtensions, ...extrasExtensions, ...IPAM_EXTENSIONS, dynamicGroupFilters(APPS)];
+export const APP_EXTENSIONS: AppExtensions[] = [usersExtensions, dcimExtensions, circuitsDerivedFilters, circuitTerminationExtensions, virtualizationDerivedFilters, tenancyDerivedFilters, ipToInterfaceExtensions, ...extrasExtensions, ...IPAM_EXTENSIONS, dynamicGroupFilters(APPS), dynamicGroupRules];
 
 /** Extra endpoints of an app (`apps/<app>/routes.ts`), mounted before the generic model routes. */
 export type AppRoutes = (app: FastifyInstance, services: Services) => void;

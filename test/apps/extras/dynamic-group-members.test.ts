@@ -122,3 +122,38 @@ describe('?dynamic_groups= filter', () => {
     assertRefused(await t.call('GET', '/api/extras/dynamic-groups/?dynamic_groups=x'), 400, { dynamic_groups: ['Unknown filter field'] });
   });
 });
+
+describe('dynamic group and membership rules', () => {
+  it('should refuse a filter its model cannot take, keyed by the filter name', async () => {
+    assertRefused(await t.call('POST', GROUPS, { name: 'bad', content_type: 'dcim.device', filter: { location: ['nowhere'] } }), 400, { location: ['Select a valid choice. nowhere is not one of the available choices.'] });
+    assertRefused(await t.call('POST', GROUPS, { name: 'bad', content_type: 'dcim.device', filter: { no_such_filter: ['x'] } }), 400, { no_such_filter: ['Unknown filter field'] });
+    assertRefused(await t.call('POST', GROUPS, { name: 'bad', content_type: 'dcim.device', group_type: 'static', filter: { name: ['a1'] } }), 400, { filter: ['Filter can only be set for groups of type `dynamic-filter`.'] });
+  });
+
+  it('should keep the content type once created', async () => {
+    assertRefused(await t.call('PATCH', `${GROUPS}${g.ones.id}/`, { content_type: 'tenancy.tenant' }), 400, { content_type: ['ContentType cannot be changed once created'] });
+  });
+
+  it('should refuse static children, mixed content types, self and ancestor loops', async () => {
+    const post = (body: Record<string, unknown>) => t.call('POST', '/api/extras/dynamic-group-memberships/', { operator: 'union', weight: 99, ...body });
+    assertRefused(await post({ parent_group: g.union.id, group: g.pinned.id }), 400, { group: ['Groups of `group_type` `"static"` may not be child groups at this time.'] });
+    assertRefused(await post({ parent_group: g.union.id, group: g.tenants.id }), 400, { group: ['ContentType for group and parent_group must match'] });
+    assertRefused(await post({ parent_group: g.union.id, group: g.union.id }), 400, { group: ['Cannot add group as a child of itself'] });
+    assertRefused(await post({ parent_group: g.minus.id, group: g.nested.id }), 400, { group: ['Cannot add ancestor as a child'] });
+    assertRefused(await post({ parent_group: g.siteA.id, group: g.ones.id }), 400, { parent_group: ['A parent group must be of `group_type` `"dynamic-set"`.'] });
+  });
+
+  it('should turn a filterless dynamic-filter parent into a dynamic-set when it gains a child', async () => {
+    const parent = await group('filterless', {});
+    await child(parent, g.ones, 'union', 10);
+    assert.equal((await t.call('GET', `${GROUPS}${parent.id}/`)).body.group_type, 'dynamic-set');
+    assert.deepEqual(names(await t.call('GET', `${GROUPS}${parent.id}/members/`)), ['a1', 'b1']);
+  });
+});
+
+describe('GraphQL dynamic_groups argument', () => {
+  it('should narrow a list to a group, as the REST filter', async () => {
+    const res = await t.call('POST', '/api/graphql/', { query: `{ devices(dynamic_groups: ["${g.both.id}"]) { name } }` });
+    assert.deepEqual(res.body, { data: { devices: [{ name: 'a1' }] } });
+  });
+});
