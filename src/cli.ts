@@ -5,12 +5,14 @@ import { loadDefaults } from './db/load-defaults.js';
 import { migrate } from './db/schema/migrate.js';
 import { ensureToken, ensureUser } from './ops/bootstrap.js';
 import { buildServices } from './ops/build-services.js';
+import { startBackground } from './background.js';
 import type { Services } from './ops/services.js';
 
 const USAGE = `usage: inventory <command>
   migrate                               apply migrations and load default objects
   createsuperuser NAME [PASSWORD]       create a superuser (no password: token-only)
-  create-token USERNAME [KEY]           create an API token and print its key`;
+  create-token USERNAME [KEY]           create an API token and print its key
+  worker                                run a queue worker (deliveries, jobs) until SIGINT/SIGTERM`;
 
 async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
   const config = loadConfig();
@@ -24,6 +26,18 @@ async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<
   } finally {
     await dialect.close();
   }
+}
+
+/** A queue runner and outbox publisher in this process, until a signal stops it (running rows are released). */
+async function runWorker(services: Services): Promise<void> {
+  const background = await startBackground(services);
+  console.log(`worker ${background.runner.id} running`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await background.stop();
+  console.log('worker stopped');
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -45,6 +59,10 @@ async function main(argv: string[]): Promise<number> {
       await ensureToken(s, { userId: user.id, key });
     });
     console.log(key);
+    return 0;
+  }
+  if (command === 'worker') {
+    await withServices(runWorker);
     return 0;
   }
   console.error(USAGE);

@@ -23,6 +23,18 @@ export type Config = {
   limits: { bodyMb: number; bulkItems: number; csvRows: number };
   /** PostgreSQL: milliseconds any one statement may run before it is cancelled (0: no limit). */
   statementTimeoutMs: number;
+  /**
+   * The queue (src/queue): `embedded` runs a runner (and the outbox publisher) in each service
+   * process; `inventory worker` processes run more. Rows run at once per runner, milliseconds
+   * between looks when nothing woke it, and a claimed row's lease.
+   */
+  queue: { embedded: boolean; concurrency: number; pollMs: number; leaseMs: number };
+  /** Jobs (src/jobs): the folder of job modules, worker threads per process, default time limits in seconds. */
+  jobs: { root: string; threads: number; softTimeLimit: number; timeLimit: number };
+  /** `/metrics/` (Prometheus): served at all, and only to token holders. */
+  metrics: { enabled: boolean; authenticated: boolean };
+  /** Log lines: `pretty` (one readable line per request), `json`, or `auto` (pretty on a terminal, else JSON). */
+  logFormat: 'auto' | 'json' | 'pretty';
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
@@ -46,6 +58,12 @@ function toBool(value: string | undefined, fallback: boolean): boolean {
   return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
 }
 
+function toLogFormat(value: string | undefined): Config['logFormat'] {
+  const format = (value || 'auto').toLowerCase();
+  if (format !== 'auto' && format !== 'json' && format !== 'pretty') throw new Error(`LOG_FORMAT must be auto, json or pretty, got "${value}"`);
+  return format;
+}
+
 /** Reads the configuration from `env` (defaults to `process.env`). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const name = env.SUPERUSER_NAME;
@@ -67,6 +85,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       csvRows: toPositive(env.MAX_CSV_ROWS, 10000, 'MAX_CSV_ROWS'),
     },
     statementTimeoutMs: toInt(env.STATEMENT_TIMEOUT_MS, 30000, 'STATEMENT_TIMEOUT_MS'),
+    queue: {
+      embedded: toBool(env.QUEUE_EMBEDDED, true),
+      concurrency: toPositive(env.QUEUE_CONCURRENCY, 4, 'QUEUE_CONCURRENCY'),
+      pollMs: toPositive(env.QUEUE_POLL_MS, 2000, 'QUEUE_POLL_MS'),
+      leaseMs: toPositive(env.QUEUE_LEASE_MS, 60000, 'QUEUE_LEASE_MS'),
+    },
+    jobs: {
+      root: env.JOBS_ROOT || './jobs',
+      threads: toPositive(env.JOBS_THREADS, 2, 'JOBS_THREADS'),
+      softTimeLimit: toPositive(env.JOBS_SOFT_TIME_LIMIT, 300, 'JOBS_SOFT_TIME_LIMIT'),
+      timeLimit: toPositive(env.JOBS_TIME_LIMIT, 600, 'JOBS_TIME_LIMIT'),
+    },
+    metrics: { enabled: toBool(env.METRICS_ENABLED, true), authenticated: toBool(env.METRICS_AUTHENTICATED, false) },
+    logFormat: toLogFormat(env.LOG_FORMAT),
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
     superuser: name
       ? { name, password: env.SUPERUSER_PASSWORD || undefined, token: env.SUPERUSER_API_TOKEN || undefined }

@@ -7,5 +7,5 @@ import type { Services } from './services.js';
 
 /** The frozen registry, its extensions and the store over one database. */
 export function buildServices(config: Config, dialect: Dialect): Services {
-  return { config, registry: buildRegistry(), dialect, store: new Store(dialect), extensions: buildExtensions(APP_EXTENSIONS) };
+  return { config, registry: buildRegistry(), dialect, store: new Store(dialect), extensions: buildExtensions(APP_EXTENSIONS), committed: new Set() };
 }

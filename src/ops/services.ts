@@ -12,6 +12,8 @@ export type Services = {
   store: Store;
   /** App extensions by model id (`*` for all models); see ops/extensions.ts. */
   extensions: ReadonlyMap<string, ModelExtensions[]>;
+  /** Called after each write transaction commits (the queue's runner and the change stream wake on it; see queue/). */
+  committed: Set<() => void>;
 };
 
 /** The authenticated caller. */
@@ -42,6 +44,8 @@ export type RequestContext = {
   requestId: string;
   /** scheme://host of the request, for absolute URLs. */
   baseUrl: string;
-  /** Route name for the change log, e.g. `dcim-api:location-list`. */
+  /** Route name for the change log, e.g. `dcim-api:location-list` (a job's class path for jobs). */
   routeName: string;
+  /** The change log's `change_context` (ObjectChangeEventContextChoices); `web` when unset. */
+  changeContext?: 'web' | 'job' | 'job-hook' | 'orm';
 };

@@ -130,9 +130,8 @@ async function handleDetail(ctx: Ctx) {
   return sendJson(reply, 200, (await render(ctx, [row]))[0]);
 }
 
-/** Generic list and detail endpoints for every registered model. */
-export function registerModelRoutes(app: FastifyInstance, services: Services): void {
-  const cache = new ResponseCache(services.dialect, services.config.responseCacheMb * 1024 * 1024);
+/** Generic list and detail endpoints for every registered model (`cache`: the response cache, shared with /metrics/). */
+export function registerModelRoutes(app: FastifyInstance, services: Services, cache = new ResponseCache(services.dialect, services.config.responseCacheMb * 1024 * 1024)): void {
   app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/', handler: (req, reply) => handleList({ services, model: findModel(services, req), req, reply, cache }) });
   app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/:key/', handler: (req, reply) => handleDetail({ services, model: findModel(services, req), req, reply, cache }) });
 }

@@ -1,9 +1,11 @@
 import { createRequire } from 'node:module';
+import { liveWorkers } from '../../queue/index.js';
 import { NotFoundError } from '../../core/errors.js';
 import { isMigrated } from '../../db/schema/migrate.js';
 import { baseUrl } from '../request-context.js';
 import { sendJson } from '../crud/respond.js';
 import { MATCHED_NAUTOBOT_RELEASE } from '../plugins/versioning.js';
+import { INSTALLED_APPS_PATHS, registerInstalledApps } from './installed-apps.js';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../ops/services.js';
 
@@ -12,12 +14,13 @@ const pkg = createRequire(import.meta.url)('../../../package.json') as { name: s
 /** Top-level keys of /api/ in the reference's order. */
 const ROOT_KEYS = ['apps', 'circuits', 'cloud', 'dcim', 'extras', 'graphql', 'ipam', 'plugins', 'status', 'tenancy', 'users', 'virtualization', 'wireless'];
 
-/** App roots beyond the registry's apps that the API serves (empty or fixed listings). */
-const FIXED_ROOTS: Record<string, string[]> = { apps: [], plugins: [] };
+/** App roots beyond the registry's apps that the API serves, with their fixed listings. */
+const FIXED_ROOTS: Record<string, string[]> = { apps: [INSTALLED_APPS_PATHS.apps], plugins: [INSTALLED_APPS_PATHS.plugins] };
 
 /** `/api/` and `/api/<app>/` listings, `/api/status/`, and `/health/` for load balancers. */
 export function registerRoots(app: FastifyInstance, services: Services): void {
   const apps = new Set([...services.registry.apps, ...Object.keys(FIXED_ROOTS), 'status', 'graphql']);
+  registerInstalledApps(app, services);
   app.get('/api/', async (req, reply) => {
     const base = baseUrl(req);
     const body: Record<string, string> = {};
@@ -28,7 +31,7 @@ export function registerRoots(app: FastifyInstance, services: Services): void {
     const { app: label } = req.params as { app: string };
     if (!apps.has(label) || label === 'status' || label === 'graphql') throw new NotFoundError('Not found.', { versioned: false });
     const base = baseUrl(req);
-    const paths = [...services.registry.models.filter((m) => m.app === label && !m.internal).map((m) => m.path), ...(services.registry.rootPaths.get(label) ?? [])].sort();
+    const paths = [...services.registry.models.filter((m) => m.app === label && !m.internal).map((m) => m.path), ...(services.registry.rootPaths.get(label) ?? []), ...(FIXED_ROOTS[label] ?? [])].sort();
     return sendJson(reply, 200, Object.fromEntries(paths.map((p) => [p, `${base}/api/${label}/${p}/`])));
   });
   app.get('/api/status/', async (_req, reply) => {
@@ -40,7 +43,7 @@ export function registerRoots(app: FastifyInstance, services: Services): void {
       'nautobot-apps': {},
       plugins: {},
       'python-version': null,
-      'celery-workers-running': 0,
+      'celery-workers-running': await liveWorkers(services),
       // This service's own facts, under keys of its own after the reference's.
       [`${pkg.name}-version`]: pkg.version,
       'node-version': process.versions.node,

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely, LogEvent, RawBuilder, SelectQueryBuilder } from 'kysely';
 import type { Storage } from '../../core/fields/kind.js';
 
@@ -39,6 +40,8 @@ export type Dialect = {
   listTables(): Promise<Map<string, Set<string>>>;
   /** Number of statements executed so far (query-count tests and the bench guard). */
   queryCount(): number;
+  /** Connections of the pool, where there is one (PostgreSQL): open, idle, requests waiting, maximum. */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
   /**
    * A token that changes whenever data may have changed (any connection, any process; pending
    * changes of an open transaction included, and again when it ends); null where the database
@@ -99,7 +102,16 @@ export type Dialect = {
    * `errorKind` then reports it).
    */
   regexError(exec: Kysely<any>, pattern: string): Promise<string | null>;
+  /**
+   * Wakes listeners of `channel` in every process when `exec`'s transaction commits (PostgreSQL
+   * NOTIFY; nothing is sent for a rollback). SQLite has no other process to tell: a no-op.
+   */
+  notify(exec: Kysely<any>, channel: string): Promise<void>;
+  /** Calls `onNotify` for each `notify` of `channel` (PostgreSQL LISTEN on a connection of its own); returns how to stop. SQLite: never calls. */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** How `connect` opened it, so a worker thread or process can open its own connection to the same database. */
+  source?: { url: string; schema?: string };
 };
 
 /**
@@ -128,6 +140,14 @@ export type JsonSql = {
   remove(column: RawBuilder<unknown>, key: string): RawBuilder<unknown>;
 };
 
+/** Marks background work (the queue's runner): its statements are left out of `queryCount`, which measures requests. */
+const uncountedScope = new AsyncLocalStorage<true>();
+
+/** Runs `fn` with its statements left out of `queryCount` (everything it awaits or starts included). */
+export function uncounted<T>(fn: () => Promise<T>): Promise<T> {
+  return uncountedScope.run(true, fn);
+}
+
 /** Counts statements through Kysely's log hook. */
 export function makeCounter(): { count: () => number; rollbacks: () => number; log: (event: LogEvent) => void } {
   let n = 0;
@@ -138,7 +158,7 @@ export function makeCounter(): { count: () => number; rollbacks: () => number; l
     /** Rolled-back transactions and savepoints: undone changes still moved `total_changes()`. */
     rollbacks: () => rollbacks,
     log: (event) => {
-      n += 1;
+      if (!uncountedScope.getStore()) n += 1;
       if (/^\s*rollback/i.test(event.query.sql)) rollbacks += 1;
       if (trace) process.stderr.write(`[sql ${event.queryDurationMillis.toFixed(2)} ms] ${event.query.sql}\n`);
     },

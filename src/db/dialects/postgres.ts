@@ -100,6 +100,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     sortsNullsFirst: false,
     json: postgresJson,
     queryCount: counter.count,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
     // Any transaction that writes takes a txid: the snapshot moves when one starts and when it ends.
     freeGeneration: false,
     writeGeneration: async () => (await sql<{ g: string }>`SELECT pg_current_snapshot()::text AS g`.execute(db)).rows[0]?.g ?? null,
@@ -137,6 +138,40 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
         throw err;
       }
     },
+    notify: async (exec, channel) => {
+      await sql`SELECT pg_notify(${scopedChannel(channel, opts.schema)}, '')`.execute(exec);
+    },
+    listen: (channel, onNotify) => listenOn(url, opts.schema, scopedChannel(channel, opts.schema), onNotify),
     close: () => db.destroy(),
+  };
+}
+
+/** A channel per schema, so databases sharing a server (test runs) do not wake each other. */
+function scopedChannel(channel: string, schema: string | undefined): string {
+  return schema ? `${channel}_${schema}` : channel;
+}
+
+/** LISTEN on a connection of its own (a pooled one would be handed to others); reconnects when it drops. */
+async function listenOn(url: string, schema: string | undefined, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  const open = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url, options: schema ? `-c search_path=${schema}` : undefined });
+    next.on('notification', (msg) => { if (msg.channel === channel) onNotify(); });
+    next.on('error', () => undefined);
+    next.on('end', () => {
+      if (stopped) return;
+      // A dropped connection may have missed notifications: wake once, then listen again.
+      onNotify();
+      setTimeout(() => { if (!stopped) open().catch(() => undefined); }, 1000).unref();
+    });
+    await next.connect();
+    await next.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+    client = next;
+  };
+  await open();
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => undefined);
   };
 }

@@ -112,6 +112,8 @@ export function createSqliteDialect(file: string): Dialect {
     // Writers are serialized, so a unique index never races the checks; a lock not granted within the busy timeout (WORKERS on one file) is a conflict.
     errorKind: (err) => (/^SQLITE_BUSY/.test(String((err as { code?: unknown } | null)?.code)) ? { kind: 'write_conflict' } : null),
     regexError: async (_exec, pattern) => regexError(pattern),
+    notify: async () => undefined,
+    listen: async () => async () => undefined,
     close: async () => {
       await stopCheckpoints();
       await db.destroy();

@@ -5,6 +5,7 @@ import { SnapshotSplitter } from '../../core/json-text.js';
 import { writeSnapshotParts } from '../../db/schema/snapshot-parts.js';
 import { newChangeId } from './change-id.js';
 import { relatedObjects } from './change-related.js';
+import { recordEvents } from './outbox.js';
 import type { Exec } from '../../db/store.js';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { RequestContext, Services } from '../services.js';
@@ -46,7 +47,8 @@ async function awaitPrevious(previous: Promise<void> | undefined, next: Promise<
 
 /**
  * Writes one change record per object in the write's transaction: who, when, which request,
- * and the object's state after the change (its last state for deletes). Returns what it loaded
+ * and the object's state after the change (its last state for deletes), and its event in the
+ * outbox (ops/write/outbox.ts). Returns what it loaded
  * to render the snapshots, and for which options (none for a model without a change log).
  */
 export async function recordChanges(services: Services, exec: Exec, rc: RequestContext, model: ResolvedModel, action: ChangeAction, rows: Row[]): Promise<{ loaded: Loaded; opts: SerializeOptions } | undefined> {
@@ -66,6 +68,7 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
   // Encoded and written a batch at a time, each batch's texts dying young; the next batch is
   // encoded while the database writes the last one (PostgreSQL's driver is asynchronous).
   let writing: Promise<void> | undefined;
+  const changeIds: string[] = [];
   for (let start = 0; start < rows.length; start += CHANGE_BATCH) {
     const records: Row[] = [];
     for (let i = start; i < Math.min(start + CHANGE_BATCH, rows.length); i += 1) {
@@ -80,7 +83,7 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
         action,
         changed_object_type: model.id,
         changed_object_id: rows[i].id,
-        change_context: 'web',
+        change_context: rc.changeContext ?? 'web',
         change_context_detail: rc.routeName,
         related_object_type: related[i]?.type ?? null,
         related_object_id: related[i]?.id ?? null,
@@ -90,11 +93,13 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
         object_data_v2_parts: v2.parts,
       });
     }
+    for (const record of records) changeIds.push(record.id as string);
     const next = services.store.insert(exec, changeModel, records);
     await awaitPrevious(writing, next);
     writing = next;
   }
   await writing;
   await writeSnapshotParts(services.store, exec, splitter.takeParts());
+  await recordEvents(services, exec, changeIds);
   return { loaded, opts };
 }

@@ -14,7 +14,8 @@ import type { Services } from '../services.js';
  *   in name order, before any row is read or locked;
  * - rows read to be changed are read with `dialect.lockForUpdate` (ops/read.ts `getRow` does it
  *   for `change` and `delete`), so a merge never works on a stale row;
- * - work that must follow the commit runs after this promise resolves;
+ * - work that must follow the commit runs after this promise resolves; the listeners of
+ *   `services.committed` are called then (events recorded in the outbox are delivered from there);
  * - a run that lost a race (a unique index, a deadlock: dialect.errorKind) runs again, up to
  *   three times, so `fn` must hold no state of its own between runs (it reads what it needs).
  */
@@ -22,12 +23,25 @@ export async function writeTransaction<T>(services: Services, model: ResolvedMod
   const scopes = [...new Set(extensionsFor(services, model).flatMap((ext) => ext.writeLocks ?? []))].sort();
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await services.dialect.db.transaction().execute(async (trx) => {
+      const result = await services.dialect.db.transaction().execute(async (trx) => {
         for (const scope of scopes) await services.dialect.lockScope(trx, scope);
         return fn(trx);
       });
+      announceCommit(services);
+      return result;
     } catch (err) {
       if (attempt >= ATTEMPTS || !isWorthRetrying(services, err)) throw err;
+    }
+  }
+}
+
+/** Tells the listeners a write committed; a listener's failure is not the write's. */
+function announceCommit(services: Services): void {
+  for (const listener of services.committed) {
+    try {
+      listener();
+    } catch {
+      // listeners only schedule work of their own
     }
   }
 }

@@ -1,0 +1,39 @@
+import { OutboxPublisher } from './events/publisher.js';
+import { QueueRunner } from './queue/index.js';
+import type { OutboxSubscriber } from './events/publisher.js';
+import type { Services } from './ops/services.js';
+
+/** What runs off the request path in one process: a queue runner and the outbox publisher. */
+export type Background = { runner: QueueRunner; publisher: OutboxPublisher; stop(): Promise<void> };
+
+/**
+ * Every queue kind and outbox subscriber of the platform, registered on a runner: the service's
+ * embedded one and `inventory worker` processes run the same set. Add a part's kinds here.
+ */
+function registerKinds(_runner: QueueRunner, _services: Services): OutboxSubscriber[] {
+  const subscribers: OutboxSubscriber[] = [];
+  return subscribers;
+}
+
+/** Starts a runner and the publisher over `services`, woken after each commit of this process. */
+export async function startBackground(services: Services): Promise<Background> {
+  const { queue } = services.config;
+  const runner = new QueueRunner(services, { concurrency: queue.concurrency, pollMs: queue.pollMs, leaseMs: queue.leaseMs });
+  const publisher = new OutboxPublisher(services, registerKinds(runner, services), queue.pollMs);
+  const wake = () => {
+    publisher.wake();
+    runner.wake();
+  };
+  services.committed.add(wake);
+  await runner.start();
+  await publisher.start();
+  return {
+    runner,
+    publisher,
+    async stop() {
+      services.committed.delete(wake);
+      await publisher.stop();
+      await runner.stop();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { HEARTBEAT_MS } from './runner.js';
+import { countLiveWorkers, insertItems } from './store.js';
+import type { Exec } from '../db/store.js';
+import type { Services } from '../ops/services.js';
+
+export { PermanentError, QueueRunner, backoffDelay } from './runner.js';
+export type { HandlerContext, QueueHandler, RunnerOptions } from './runner.js';
+
+export type EnqueueOptions = {
+  /**
+   * The transaction to enqueue in (the row exists exactly when it commits); without it, the root
+   * handle. Runners in this process wake when a `writeTransaction` commits, or at once without
+   * `exec`; other processes by NOTIFY on PostgreSQL.
+   */
+  exec?: Exec;
+  /** Attempts in all (default 5). */
+  maxAttempts?: number;
+  /** Delay before the second attempt, doubled for each later one (default 5000 ms). */
+  backoffMs?: number;
+  /** Run no sooner than this many milliseconds from now (default 0). */
+  delayMs?: number;
+  /** Rows with the same key run one at a time, in the order they were enqueued. */
+  groupKey?: string;
+};
+
+export const DEFAULT_MAX_ATTEMPTS = 5;
+export const DEFAULT_BACKOFF_MS = 5000;
+
+/** Queues one run of the handler of `kind` with `payload` (JSON); returns the row's id. */
+export async function enqueue(services: Services, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<number> {
+  const [id] = await enqueueMany(services, [{ kind, payload, groupKey: options.groupKey }], options);
+  return id;
+}
+
+/** Queues several runs in one statement per 500 rows; ids in order. */
+export async function enqueueMany(services: Services, items: { kind: string; payload: unknown; groupKey?: string }[], options: Omit<EnqueueOptions, 'groupKey'> = {}): Promise<number[]> {
+  const runAfter = Date.now() + (options.delayMs ?? 0);
+  const rows = items.map((item) => ({
+    kind: item.kind, payload: item.payload, groupKey: item.groupKey ?? null, runAfter,
+    maxAttempts: Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS), backoffMs: Math.max(0, options.backoffMs ?? DEFAULT_BACKOFF_MS),
+  }));
+  const ids = await insertItems(services.dialect, options.exec ?? services.dialect.db, rows);
+  if (!options.exec) for (const listener of services.committed) listener();
+  return ids;
+}
+
+/** Queue rows as an administrator sees them (tests, status). */
+export async function queueItem(services: Services, id: number): Promise<{ state: string; attempts: number; last_error: string | null; result: unknown } | undefined> {
+  const row = await services.dialect.db.selectFrom('inventory_queue').select(['state', 'attempts', 'last_error', 'result']).where('id', '=', id).executeTakeFirst();
+  return row && { state: row.state, attempts: Number(row.attempts), last_error: row.last_error, result: row.result === null ? null : JSON.parse(row.result) };
+}
+
+/** Runners (embedded and `inventory worker` processes) with a recent heartbeat. */
+export function liveWorkers(services: Services, exec: Exec = services.dialect.db): Promise<number> {
+  return countLiveWorkers(exec, Date.now() - 3 * HEARTBEAT_MS);
+}

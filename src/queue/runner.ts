@@ -1,0 +1,185 @@
+import os from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { uncounted } from '../db/dialects/dialect.js';
+import { QUEUE_CHANNEL, beat, claimItems, extendLeases, finishItem, pruneItems, removeWorkers, rescheduleItem } from './store.js';
+import type { ClaimedItem } from './store.js';
+import type { Services } from '../ops/services.js';
+
+/** What a handler gets besides its payload. */
+export type HandlerContext = {
+  services: Services;
+  id: number;
+  kind: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  maxAttempts: number;
+  /** Aborted when the runner stops: the row is released (the attempt not counted) and runs again later. */
+  signal: AbortSignal;
+};
+
+/**
+ * Runs one queue row. What it returns is stored as the row's result. A throw is a failed attempt:
+ * the row runs again after its backoff until its attempts are spent; a `PermanentError` ends it
+ * at once.
+ */
+export type QueueHandler = (payload: any, ctx: HandlerContext) => Promise<unknown>;
+
+/** A failure that retrying cannot mend (bad payload, object gone). */
+export class PermanentError extends Error {}
+
+export type RunnerOptions = {
+  /** Rows run at once by this runner. */
+  concurrency: number;
+  /** Milliseconds between looks at the table when nothing woke the runner (other processes' rows on SQLite, retries due). */
+  pollMs: number;
+  /** Milliseconds a claimed row stays leased without a heartbeat (a dead worker's rows run again after it). */
+  leaseMs: number;
+};
+
+/** Heartbeats: a worker is live while its last one is younger than three of them. */
+export const HEARTBEAT_MS = 10_000;
+
+/** Finished rows are kept this long (for inspection), then pruned. */
+const KEEP_FINISHED_MS = 24 * 3600_000;
+
+/** Backoff doubles per attempt up to this. */
+const MAX_BACKOFF_MS = 3600_000;
+
+/** The delay before attempt `attempt + 1`: `backoffMs`, doubled per attempt already made. */
+export function backoffDelay(backoffMs: number, attempt: number): number {
+  return Math.min(MAX_BACKOFF_MS, backoffMs * 2 ** Math.max(0, attempt - 1));
+}
+
+/**
+ * One worker over the queue table: claims due rows of the kinds it has handlers for, runs them
+ * (at most `concurrency` at once), records each outcome, keeps a heartbeat row. Woken at once by
+ * `wake()` (after a commit in this process, when a handler ends) and by NOTIFY from other
+ * processes on PostgreSQL; otherwise it looks every `pollMs`. Its statements are left out of the
+ * request statement counts (`uncounted`).
+ */
+export class QueueRunner {
+  readonly id = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly handlers = new Map<string, QueueHandler>();
+  private readonly active = new Map<number, Promise<void>>();
+  private readonly abort = new AbortController();
+  private running = false;
+  private woken = false;
+  private wakeUp: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private timers: NodeJS.Timeout[] = [];
+  private unlisten: (() => Promise<void>) | null = null;
+  private nextDue = Infinity;
+  private readonly started = Date.now();
+
+  constructor(private readonly services: Services, private readonly options: RunnerOptions) {}
+
+  /** Registers the handler of `kind` (one per kind). */
+  handle(kind: string, handler: QueueHandler): void {
+    if (this.handlers.has(kind)) throw new Error(`queue kind "${kind}" already has a handler`);
+    this.handlers.set(kind, handler);
+  }
+
+  /** Starts claiming; returns once the runner is registered as a live worker. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    const { dialect } = this.services;
+    await uncounted(() => beat(dialect, { id: this.id, hostname: os.hostname(), pid: process.pid, started: this.started }));
+    this.unlisten = await dialect.listen(QUEUE_CHANNEL, () => this.wake());
+    this.timers.push(setInterval(() => void this.heartbeat(), HEARTBEAT_MS).unref());
+    this.loop = uncounted(() => this.run());
+  }
+
+  /** Looks for work now (cheap to call often: wakes coalesce). */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /** Stops claiming, aborts running handlers (their rows are released), removes the heartbeat row. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    for (const timer of this.timers) clearInterval(timer);
+    this.abort.abort();
+    this.wake();
+    await this.loop;
+    await Promise.allSettled(this.active.values());
+    await this.unlisten?.();
+    await uncounted(() => removeWorkers(this.services.dialect, this.id, Date.now() - 30 * HEARTBEAT_MS)).catch(() => undefined);
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.woken = false;
+      let claimed: ClaimedItem[] = [];
+      try {
+        const free = this.options.concurrency - this.active.size;
+        claimed = await claimItems(this.services.dialect, this.id, [...this.handlers.keys()], free, Date.now() + this.options.leaseMs);
+      } catch (err) {
+        if (this.running) console.error(`queue: claiming failed: ${(err as Error).message}`);
+      }
+      for (const item of claimed) this.active.set(item.id, this.execute(item).finally(() => { this.active.delete(item.id); this.wake(); }));
+      if (!this.running) break;
+      if (this.woken) continue;
+      await this.sleep();
+    }
+  }
+
+  private sleep(): Promise<void> {
+    const wait = Math.max(0, Math.min(this.options.pollMs, this.nextDue - Date.now()));
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, wait);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = null;
+        done();
+      };
+    }).then(() => {
+      if (this.nextDue <= Date.now()) this.nextDue = Infinity;
+    });
+  }
+
+  private async execute(item: ClaimedItem): Promise<void> {
+    const { dialect } = this.services;
+    const handler = this.handlers.get(item.kind)!;
+    if (item.attempts > item.maxAttempts) {
+      await finishItem(dialect, this.id, item.id, 'failed', { error: 'attempts spent (a worker stopped while running it)' }).catch(logFailure);
+      return;
+    }
+    const ctx: HandlerContext = { services: this.services, id: item.id, kind: item.kind, attempt: item.attempts, maxAttempts: item.maxAttempts, signal: this.abort.signal };
+    try {
+      const result = await handler(item.payload, ctx);
+      await finishItem(dialect, this.id, item.id, 'done', { result });
+    } catch (err) {
+      await this.failed(item, err).catch(logFailure);
+    }
+  }
+
+  private async failed(item: ClaimedItem, err: unknown): Promise<void> {
+    const { dialect } = this.services;
+    const message = err instanceof Error ? err.message : String(err);
+    if (this.abort.signal.aborted) return rescheduleItem(dialect, this.id, item.id, Date.now(), message, true);
+    if (err instanceof PermanentError || item.attempts >= item.maxAttempts) return finishItem(dialect, this.id, item.id, 'failed', { error: message });
+    const runAfter = Date.now() + backoffDelay(item.backoffMs, item.attempts);
+    this.nextDue = Math.min(this.nextDue, runAfter);
+    return rescheduleItem(dialect, this.id, item.id, runAfter, message);
+  }
+
+  private async heartbeat(): Promise<void> {
+    const { dialect } = this.services;
+    await uncounted(async () => {
+      await beat(dialect, { id: this.id, hostname: os.hostname(), pid: process.pid, started: this.started });
+      await extendLeases(dialect, this.id, [...this.active.keys()], Date.now() + this.options.leaseMs);
+      await removeWorkers(dialect, null, Date.now() - 30 * HEARTBEAT_MS);
+      await pruneItems(dialect, Date.now() - KEEP_FINISHED_MS);
+    }).catch(logFailure);
+  }
+}
+
+function logFailure(err: unknown): void {
+  console.error(`queue: ${(err as Error).message}`);
+}
