@@ -1,4 +1,5 @@
-import { OutboxPublisher } from './events/publisher.js';
+import { registerEventKinds } from './events/index.js';
+import { OutboxPublisher, publishedListeners } from './events/publisher.js';
 import { QueueRunner } from './queue/index.js';
 import type { OutboxSubscriber } from './events/publisher.js';
 import type { Services } from './ops/services.js';
@@ -10,8 +11,8 @@ export type Background = { runner: QueueRunner; publisher: OutboxPublisher; stop
  * Every queue kind and outbox subscriber of the platform, registered on a runner: the service's
  * embedded one and `inventory worker` processes run the same set. Add a part's kinds here.
  */
-function registerKinds(_runner: QueueRunner, _services: Services): OutboxSubscriber[] {
-  const subscribers: OutboxSubscriber[] = [];
+function registerKinds(runner: QueueRunner, services: Services): OutboxSubscriber[] {
+  const subscribers: OutboxSubscriber[] = [...registerEventKinds(runner, services)];
   return subscribers;
 }
 
@@ -25,6 +26,9 @@ export async function startBackground(services: Services): Promise<Background> {
     runner.wake();
   };
   services.committed.add(wake);
+  // A publication may have queued deliveries.
+  const wakeRunner = () => runner.wake();
+  publishedListeners(services).add(wakeRunner);
   await runner.start();
   await publisher.start();
   return {
@@ -32,6 +36,7 @@ export async function startBackground(services: Services): Promise<Background> {
     publisher,
     async stop() {
       services.committed.delete(wake);
+      publishedListeners(services).delete(wakeRunner);
       await publisher.stop();
       await runner.stop();
     },

@@ -1,3 +1,4 @@
+import { parseBlockedNetworks } from './webhook-url.js';
 /** Typed configuration loaded once from the environment (ARCHITECTURE.md section 6). */
 export type Config = {
   databaseUrl: string;
@@ -29,6 +30,11 @@ export type Config = {
    * between looks when nothing woke it, and a claimed row's lease.
    */
   queue: { embedded: boolean; concurrency: number; pollMs: number; leaseMs: number };
+  /**
+   * Webhook delivery (src/events/webhooks): the URL policy (core/webhook-url.ts) and, beyond the
+   * reference (which tries once), attempts per delivery and the delay before the second one.
+   */
+  webhooks: { allowedHosts: string[]; additionalBlockedNetworks: string[]; allowedSchemes: string[]; maxAttempts: number; retryBackoffMs: number };
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
@@ -50,6 +56,11 @@ function toPositive(value: string | undefined, fallback: number, name: string): 
 function toBool(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
+}
+
+/** A comma-separated list, blanks dropped. */
+function toList(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 }
 
 /** Reads the configuration from `env` (defaults to `process.env`). */
@@ -79,10 +90,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       pollMs: toPositive(env.QUEUE_POLL_MS, 2000, 'QUEUE_POLL_MS'),
       leaseMs: toPositive(env.QUEUE_LEASE_MS, 60000, 'QUEUE_LEASE_MS'),
     },
+    webhooks: {
+      allowedHosts: toList(env.WEBHOOK_ALLOWED_HOSTS),
+      additionalBlockedNetworks: toList(env.WEBHOOK_ADDITIONAL_BLOCKED_NETWORKS),
+      allowedSchemes: env.WEBHOOK_ALLOWED_SCHEMES ? toList(env.WEBHOOK_ALLOWED_SCHEMES) : ['http', 'https'],
+      maxAttempts: toPositive(env.WEBHOOK_MAX_ATTEMPTS, 5, 'WEBHOOK_MAX_ATTEMPTS'),
+      retryBackoffMs: toInt(env.WEBHOOK_RETRY_BACKOFF_MS, 10000, 'WEBHOOK_RETRY_BACKOFF_MS'),
+    },
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
     superuser: name
       ? { name, password: env.SUPERUSER_PASSWORD || undefined, token: env.SUPERUSER_API_TOKEN || undefined }
       : undefined,
   };
+  parseBlockedNetworks(config.webhooks.additionalBlockedNetworks);
   return { ...config, ...overrides };
 }
