@@ -1,6 +1,7 @@
 import { registerEventKinds } from './events/index.js';
 import { OutboxPublisher, publishedListeners } from './events/publisher.js';
 import { QueueRunner } from './queue/index.js';
+import { registerJobKinds } from './jobs/queue-kinds.js';
 import type { OutboxSubscriber } from './events/publisher.js';
 import type { Services } from './ops/services.js';
 
@@ -12,7 +13,7 @@ export type Background = { runner: QueueRunner; publisher: OutboxPublisher; stop
  * embedded one and `inventory worker` processes run the same set. Add a part's kinds here.
  */
 function registerKinds(runner: QueueRunner, services: Services): OutboxSubscriber[] {
-  const subscribers: OutboxSubscriber[] = [...registerEventKinds(runner, services)];
+  const subscribers: OutboxSubscriber[] = [...registerEventKinds(runner, services), ...registerJobKinds(runner, services)];
   return subscribers;
 }
 

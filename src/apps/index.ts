@@ -1,10 +1,12 @@
 import { circuitsApp } from './circuits/index.js';
 import { circuitsDerivedFilters } from './circuits/filters.js';
+import { circuitTerminationExtensions } from './circuits/terminations.js';
 import { dcimApp } from './dcim/index.js';
 import { dcimExtensions } from './dcim/extensions.js';
 import { registerDcimRoutes } from './dcim/routes.js';
 import { extrasApp } from './extras/index.js';
 import { extrasExtensions } from './extras/extensions.js';
+import { registerExtrasRoutes } from './extras/routes.js';
 import { tenancyApp } from './tenancy/index.js';
 import { tenancyDerivedFilters } from './tenancy/filters.js';
 import { usersApp } from './users/index.js';
@@ -31,9 +33,9 @@ export function buildRegistry(apps: AppDefinition[] = APPS): Registry {
 }
 
 /** Behaviour apps add beyond their declarations (filters, read-time values, write hooks). */
-export const APP_EXTENSIONS: AppExtensions[] = [usersExtensions, dcimExtensions, circuitsDerivedFilters, virtualizationDerivedFilters, tenancyDerivedFilters, ipToInterfaceExtensions, ...extrasExtensions, ...IPAM_EXTENSIONS];
+export const APP_EXTENSIONS: AppExtensions[] = [usersExtensions, dcimExtensions, circuitsDerivedFilters, circuitTerminationExtensions, virtualizationDerivedFilters, tenancyDerivedFilters, ipToInterfaceExtensions, ...extrasExtensions, ...IPAM_EXTENSIONS];
 
 /** Extra endpoints of an app (`apps/<app>/routes.ts`), mounted before the generic model routes. */
 export type AppRoutes = (app: FastifyInstance, services: Services) => void;
 
-export const APP_ROUTES: AppRoutes[] = [registerUsersRoutes, registerDcimRoutes, registerIpamRoutes];
+export const APP_ROUTES: AppRoutes[] = [registerUsersRoutes, registerDcimRoutes, registerIpamRoutes, registerExtrasRoutes];

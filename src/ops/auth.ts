@@ -32,7 +32,7 @@ export async function loadPermissions(services: Services, userId: string): Promi
   }));
 }
 
-async function toActor(services: Services, user: Record<string, unknown>, writeEnabled: boolean): Promise<Actor & { write_enabled: boolean }> {
+export async function toActor(services: Services, user: Record<string, unknown>, writeEnabled: boolean): Promise<Actor & { write_enabled: boolean }> {
   const isSuper = services.dialect.decode('boolean', user.is_superuser) as boolean;
   return {
     id: user.id as string,

@@ -66,15 +66,11 @@ export class Loader {
       const wanted = new Map<string, { model: ResolvedModel; ids: Set<string> }>();
       for (const [m, list] of pending) {
         for (const name of this.needs(m)) {
-          const field = m.fieldMap.get(name);
-          if (!field?.to || !field.column) continue;
-          const target = this.services.registry.get(field.to);
-          const entry = wanted.get(target.id) ?? { model: target, ids: new Set<string>() };
-          for (const row of list) {
-            const id = row[field.column] as string | null;
-            if (id && !this.get(target.id, id)) entry.ids.add(id);
+          for (const [target, ids] of this.targetsOf(m, name, list)) {
+            const entry = wanted.get(target.id) ?? { model: target, ids: new Set<string>() };
+            for (const id of ids) if (!this.get(target.id, id)) entry.ids.add(id);
+            wanted.set(target.id, entry);
           }
-          wanted.set(target.id, entry);
         }
       }
       const rounds = [...wanted.values()].filter(({ ids }) => ids.size > 0);
@@ -82,6 +78,18 @@ export class Loader {
       // A tree's rows bring their whole ancestry in one query, not a round per level.
       for (const [m, list] of [...pending]) pending.push(...(await this.ensureAncestors(m, list)));
     }
+  }
+
+  /** The rows a needed field of `rows` points at, by target model: an FK's, or a generic relation's (`<name>_type`, `<name>_id`). */
+  private targetsOf(model: ResolvedModel, name: string, rows: Row[]): Map<ResolvedModel, string[]> {
+    const field = model.fieldMap.get(name);
+    const out = new Map<ResolvedModel, string[]>();
+    const add = (target: ResolvedModel | undefined, id: unknown) => {
+      if (target && typeof id === 'string') out.set(target, [...(out.get(target) ?? []), id]);
+    };
+    if (field?.kind === 'generic_fk') for (const row of rows) add(this.services.registry.find(String(row[`${name}_type`] ?? '')), row[`${name}_id`]);
+    else if (field?.to && field.column) for (const row of rows) add(this.services.registry.get(field.to), row[field.column]);
+    return out;
   }
 
   /** A tree's ancestors of `rows` not cached yet, in one query (not one wave per level). */

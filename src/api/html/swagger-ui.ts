@@ -20,11 +20,14 @@ function schemaUrl(req: FastifyRequest): string {
 
 /**
  * Requests the page sends: an Authorize value without a scheme (the bare key) is sent as
- * `Token <key>`, the reference's scheme; a value that names one is sent as typed.
+ * `Token <key>`, the reference's scheme; a value that names one is sent as typed. A logged-in
+ * browser's session cookie goes with every request; its CSRF token goes in `X-CSRFToken`.
  */
 const REQUEST_INTERCEPTOR = `function (req) {
   var auth = req.headers && req.headers.Authorization;
   if (auth && !/^[A-Za-z]+\\s/.test(auth)) req.headers.Authorization = 'Token ' + auth;
+  var csrf = document.cookie.match(/(?:^|;\\s*)csrftoken=([^;]+)/);
+  if (csrf && req.headers) req.headers['X-CSRFToken'] = decodeURIComponent(csrf[1]);
   return req;
 }`;
 

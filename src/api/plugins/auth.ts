@@ -1,6 +1,7 @@
 import { NotAuthenticatedError, PermissionDeniedError } from '../../core/errors.js';
 import { authenticateBasic, authenticateToken } from '../../ops/auth.js';
 import { requestGeneration } from '../request-context.js';
+import { csrfFailure, sessionUser } from './session.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, Services } from '../../ops/services.js';
 
@@ -37,15 +38,38 @@ async function authenticate(services: Services, req: FastifyRequest) {
 }
 
 /**
- * Every /api/ request: authenticate, then refuse anonymous requests (403, never 401) unless
+ * Outside /api/ (the web interface, GraphiQL): the session's user, or null; an unsafe request
+ * must pass the CSRF check whether logged in or not (the login form included).
+ */
+async function webSession(services: Services, req: FastifyRequest): Promise<void> {
+  if (req.url.startsWith('/static/')) return;
+  if (!SAFE.has(req.method)) {
+    const failure = csrfFailure(req);
+    if (failure) throw new PermissionDeniedError(`CSRF Failed: ${failure}`);
+  }
+  req.actor = await sessionUser(services, req);
+}
+
+/** A request without a token may come from a logged-in browser: its unsafe methods need the CSRF token (DRF's SessionAuthentication). */
+async function apiSession(services: Services, req: FastifyRequest) {
+  const actor = await sessionUser(services, req);
+  if (actor && !SAFE.has(req.method)) {
+    const failure = csrfFailure(req);
+    if (failure) throw new PermissionDeniedError(`CSRF Failed: ${failure}`);
+  }
+  return actor;
+}
+
+/**
+ * Every /api/ request: authenticate (token, else session), then refuse anonymous requests (403, never 401) unless
  * EXEMPT_VIEW_PERMISSIONS allows anonymous reads, and refuse writes with a read-only token.
  */
 export function registerAuth(app: FastifyInstance, services: Services): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('generationRead', null);
   app.addHook('preHandler', async (req) => {
-    if (!req.url.startsWith('/api/')) return;
-    const actor = await authenticate(services, req);
+    if (!req.url.startsWith('/api/')) return webSession(services, req);
+    const actor = (await authenticate(services, req)) ?? (await apiSession(services, req));
     if (!actor) {
       const anonymousRead = services.config.exemptViewPermissions.includes('*') && SAFE.has(req.method) && req.method !== 'OPTIONS';
       if (!anonymousRead) throw new NotAuthenticatedError();

@@ -21,7 +21,8 @@ export const choiceKind: KindBehaviour = {
   render(value, field) {
     if (value === null || value === undefined) return null;
     const match = findChoice(field, value);
-    if (!match) return value === '' ? null : field.render_as === 'value' ? value : { value, label: String(value) };
+    // A bare-value field renders as DRF's plain ChoiceField (an empty value stays ''); Nautobot's ChoiceField renders it null.
+    if (!match) return field.render_as === 'value' ? value : value === '' ? null : { value, label: String(value) };
     return field.render_as === 'value' ? match[0] : { value: match[0], label: match[1] };
   },
   parseFilter(raw) {

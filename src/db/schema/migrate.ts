@@ -5,7 +5,9 @@ import { syncContentTypes } from '../content-types.js';
 import { fillNaturalOrderKeys } from './natural-order-keys.js';
 import { normalizeMacAddresses } from './mac-addresses.js';
 import { createQueueTables } from './queue-tables.js';
+import { ensureSessionTables } from './session-tables.js';
 import { fillDefaultDescriptions } from './default-descriptions.js';
+import { fillCircuitTerminationSides } from './circuit-termination-sides.js';
 import type { Dialect } from '../dialects/dialect.js';
 import type { Registry } from '../../core/registry/registry.js';
 
@@ -50,6 +52,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 5, name: 'change snapshots as json documents, lz4 (extras.objectchange)', up: changeSnapshotsAsDocuments },
   { id: 6, name: 'integer ids (contenttypes.contenttype)', up: migrateContentTypeIds },
   { id: 7, name: 'reference descriptions of default statuses and roles', up: fillDefaultDescriptions },
+  { id: 8, name: 'circuit terminations named on their circuits (circuits.circuit)', up: fillCircuitTerminationSides },
   { id: 20, name: 'event outbox, queue and workers', up: createQueueTables },
 ];
 
@@ -78,6 +81,7 @@ export async function migrate(dialect: Dialect, registry: Registry): Promise<num
     applied.push(migration.id);
   }
   await syncContentTypes(dialect, registry);
+  await ensureSessionTables(dialect);
   return applied;
 }
 

@@ -2,9 +2,10 @@ import { toLabel } from '../../core/registry/resolve.js';
 import { chunk } from '../../db/store.js';
 import { RowBatcher } from './row-batcher.js';
 import { collidingPlans } from './unique-together.js';
+import { checkGenericTargets } from './generic-targets.js';
 import type { Exec } from '../../db/store.js';
 import type { ResolvedModel, Row, RuleContext } from '../../core/registry/types.js';
-import type { Services } from '../services.js';
+import type { RequestContext, Services } from '../services.js';
 import type { ItemPlan } from './build-item.js';
 
 function addError(plan: ItemPlan, field: string, message: string): void {
@@ -84,9 +85,10 @@ async function checkRules(services: Services, exec: Exec, model: ResolvedModel, 
   if (failed) throw failed.reason;
 }
 
-/** Uniqueness and model rules, inside the write's transaction. */
-export async function runChecks(services: Services, exec: Exec, model: ResolvedModel, plans: ItemPlan[]): Promise<void> {
+/** Uniqueness, generic relation targets and model rules, inside the write's transaction (the reference's order). */
+export async function runChecks(services: Services, exec: Exec, rc: RequestContext, model: ResolvedModel, plans: ItemPlan[]): Promise<void> {
   await checkUniqueFields(services, exec, model, plans);
   await checkUniqueTogether(services, exec, model, plans);
+  await checkGenericTargets(services, exec, rc, model, plans);
   await checkRules(services, exec, model, plans);
 }

@@ -88,7 +88,7 @@ export async function persist(services: Services, exec: Exec, rc: RequestContext
   const hookCtx = { services, exec, rc, model, plans, partial: opts.partial };
   for (const ext of extensionsFor(services, model)) await ext.parseInput?.(hookCtx);
   throwErrors(plans, opts.asList);
-  await runChecks(services, exec, model, plans);
+  await runChecks(services, exec, rc, model, plans);
   throwErrors(plans, opts.asList);
   await writeRows(services, exec, model, plans);
   for (const ext of extensionsFor(services, model)) await ext.afterWrite?.(hookCtx);

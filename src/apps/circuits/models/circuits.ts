@@ -2,6 +2,7 @@
 import { defineModel, f } from '../../../core/registry/define-model.js';
 import { pathEndpointFields } from '../../dcim/cables/fields.js';
 import { CircuitTerminationSideChoices } from '../../ipam/choices.js';
+import { circuitTerminationAttachment } from '../rules.js';
 
 /** A column value as display text; null and undefined become ''. */
 const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
@@ -79,5 +80,6 @@ export const circuitTermination = defineModel({
   display: (row, ctx) => `Termination ${text(row.term_side)}: ${text((ctx.related('dcim.location', row.location_id) ?? ctx.related('circuits.providernetwork', row.provider_network_id))?.name)}`,
   display_needs: ['location', 'provider_network'],
   search: ['circuit__cid', 'xconnect_id', 'pp_info', 'description'],
+  rules: [circuitTerminationAttachment],
   tail_order: ['created', 'last_updated', 'tags', 'notes_url', 'custom_fields', 'computed_fields', 'relationships'],
 });

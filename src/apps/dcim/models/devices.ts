@@ -75,7 +75,7 @@ export const platform = defineModel({
   base: 'organizational',
   features: ['graphql', 'dynamic_groups', 'contacts', 'metadata'],
   fields: {
-    network_driver_mappings: f.json({ nullable: true, read_only: true, options_type: 'field' }),
+    network_driver_mappings: f.computed({ options_type: 'field' }),
     device_count: f.count('dcim.device', 'platform'),
     virtual_machine_count: f.count('virtualization.virtualmachine', 'platform'),
     name: f.string({ max_length: 255, required: true, unique: true }),

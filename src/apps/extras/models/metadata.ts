@@ -66,5 +66,5 @@ export const objectMetadata = defineModel({
     const value = row.contact_id ? ctx.display('extras.contact', row.contact_id) : row.team_id ? ctx.display('extras.team', row.team_id) : typeof row.value === 'string' ? row.value : JSON.stringify(row.value);
     return `${text(ctx.related('extras.metadatatype', row.metadata_type_id)?.name)} - ${object} - ${value ?? ''}`;
   },
-  display_needs: ['metadata_type', 'contact', 'team'],
+  display_needs: ['metadata_type', 'contact', 'team', 'assigned_object'],
 });

@@ -1,0 +1,8 @@
+import { registerSecretCheckRoute } from './secrets/check-route.js';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../ops/services.js';
+
+/** Extras endpoints beyond the generic model routes: the secret check. */
+export function registerExtrasRoutes(app: FastifyInstance, services: Services): void {
+  registerSecretCheckRoute(app, services);
+}
