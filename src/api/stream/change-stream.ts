@@ -114,5 +114,10 @@ async function streamChanges(services: Services, req: FastifyRequest, reply: Fas
 }
 
 export function registerChangeStream(app: FastifyInstance, services: Services): void {
-  app.get('/api/extras/object-changes/stream/', (req, reply) => streamChanges(services, req, reply));
+  app.get('/api/extras/object-changes/stream/', {
+    config: { openapi: { get: {
+      summary: 'Server-Sent Events: each change record as it commits (id: its sequence number; resume with Last-Event-ID).',
+      action: 'stream', filtersOf: 'extras.objectchange', ok: [200, { schema: { type: 'string' } }], errors: [400],
+    } } },
+  }, (req, reply) => streamChanges(services, req, reply));
 }
