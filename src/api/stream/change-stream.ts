@@ -103,7 +103,11 @@ async function streamChanges(services: Services, req: FastifyRequest, reply: Fas
         };
       });
       wake = null;
-      if (timedOut && !closed) await send(reply, ': keepalive\n\n');
+      if (timedOut && !closed) {
+        await send(reply, ': keepalive\n\n');
+        // SQLite with several processes has no NOTIFY: a quiet reader also looks for itself.
+        pending = true;
+      }
     }
   } catch (err) {
     if (!closed) req.log.error(err, 'change stream failed');
