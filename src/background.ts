@@ -1,4 +1,5 @@
-import { OutboxPublisher } from './events/publisher.js';
+import { registerEventKinds } from './events/index.js';
+import { OutboxPublisher, publishedListeners } from './events/publisher.js';
 import { QueueRunner } from './queue/index.js';
 import { registerJobKinds } from './jobs/queue-kinds.js';
 import type { OutboxSubscriber } from './events/publisher.js';
@@ -12,7 +13,7 @@ export type Background = { runner: QueueRunner; publisher: OutboxPublisher; stop
  * embedded one and `inventory worker` processes run the same set. Add a part's kinds here.
  */
 function registerKinds(runner: QueueRunner, services: Services): OutboxSubscriber[] {
-  const subscribers: OutboxSubscriber[] = [...registerJobKinds(runner, services)];
+  const subscribers: OutboxSubscriber[] = [...registerEventKinds(runner, services), ...registerJobKinds(runner, services)];
   return subscribers;
 }
 
@@ -26,6 +27,9 @@ export async function startBackground(services: Services): Promise<Background> {
     runner.wake();
   };
   services.committed.add(wake);
+  // A publication may have queued deliveries.
+  const wakeRunner = () => runner.wake();
+  publishedListeners(services).add(wakeRunner);
   await runner.start();
   await publisher.start();
   return {
@@ -33,6 +37,7 @@ export async function startBackground(services: Services): Promise<Background> {
     publisher,
     async stop() {
       services.committed.delete(wake);
+      publishedListeners(services).delete(wakeRunner);
       await publisher.stop();
       await runner.stop();
     },

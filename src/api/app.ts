@@ -25,6 +25,7 @@ import { registerVersioning } from './plugins/versioning.js';
 import { registerRoots } from './roots/roots.js';
 import { registerGraphql } from '../graphql/index.js';
 import { startBackground } from '../background.js';
+import { registerChangeStream } from './stream/change-stream.js';
 import { registerJobsPlatform } from '../jobs/index.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerUi } from '../ui/index.js';
@@ -85,6 +86,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   for (const routes of APP_ROUTES) routes(app, services);
   registerGraphql(app, services);
   await registerJobsPlatform(app, services, { refresh: opts.migrate !== false });
+  registerChangeStream(app, services);
   registerModelRoutes(app, services, cache);
   registerNotesRoutes(app, services);
   registerSecurityHeaders(app);

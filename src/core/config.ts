@@ -1,3 +1,4 @@
+import { parseBlockedNetworks } from './webhook-url.js';
 /** Typed configuration loaded once from the environment (ARCHITECTURE.md section 6). */
 export type Config = {
   databaseUrl: string;
@@ -29,6 +30,11 @@ export type Config = {
    * between looks when nothing woke it, and a claimed row's lease.
    */
   queue: { embedded: boolean; concurrency: number; pollMs: number; leaseMs: number };
+  /**
+   * Webhook delivery (src/events/webhooks): the URL policy (core/webhook-url.ts) and, beyond the
+   * reference (which tries once), attempts per delivery and the delay before the second one.
+   */
+  webhooks: { allowedHosts: string[]; additionalBlockedNetworks: string[]; allowedSchemes: string[]; maxAttempts: number; retryBackoffMs: number };
   /** Jobs (src/jobs): the folder of job modules, worker threads per process, default time limits in seconds. */
   jobs: { root: string; threads: number; softTimeLimit: number; timeLimit: number; /** Milliseconds between looks for due scheduled jobs; 0: no scheduler in this process. */ schedulerMs: number };
   /** `/metrics/` (Prometheus): served at all, and only to token holders. */
@@ -56,6 +62,11 @@ function toPositive(value: string | undefined, fallback: number, name: string): 
 function toBool(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
+}
+
+/** A comma-separated list, blanks dropped. */
+function toList(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 }
 
 function toLogFormat(value: string | undefined): Config['logFormat'] {
@@ -91,6 +102,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       pollMs: toPositive(env.QUEUE_POLL_MS, 2000, 'QUEUE_POLL_MS'),
       leaseMs: toPositive(env.QUEUE_LEASE_MS, 60000, 'QUEUE_LEASE_MS'),
     },
+    webhooks: {
+      allowedHosts: toList(env.WEBHOOK_ALLOWED_HOSTS),
+      additionalBlockedNetworks: toList(env.WEBHOOK_ADDITIONAL_BLOCKED_NETWORKS),
+      allowedSchemes: env.WEBHOOK_ALLOWED_SCHEMES ? toList(env.WEBHOOK_ALLOWED_SCHEMES) : ['http', 'https'],
+      maxAttempts: toPositive(env.WEBHOOK_MAX_ATTEMPTS, 5, 'WEBHOOK_MAX_ATTEMPTS'),
+      retryBackoffMs: toInt(env.WEBHOOK_RETRY_BACKOFF_MS, 10000, 'WEBHOOK_RETRY_BACKOFF_MS'),
+    },
     jobs: {
       root: env.JOBS_ROOT || './jobs',
       threads: toPositive(env.JOBS_THREADS, 2, 'JOBS_THREADS'),
@@ -105,5 +123,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       ? { name, password: env.SUPERUSER_PASSWORD || undefined, token: env.SUPERUSER_API_TOKEN || undefined }
       : undefined,
   };
+  parseBlockedNetworks(config.webhooks.additionalBlockedNetworks);
   return { ...config, ...overrides };
 }

@@ -12,7 +12,8 @@ export const PUBLISHED_CHANNEL = 'inventory_published';
 const BATCH = 500;
 
 /** One committed change, as subscribers of the outbox get it. */
-export type PublishedChange = { seq: number; changeId: string; contentTypeId: number; objectId: string; action: string };
+/** `objectType`: the changed object's model id (`app_label.model`, as change records store it). */
+export type PublishedChange = { seq: number; changeId: string; objectType: string; objectId: string; action: string };
 
 /**
  * Reacts to published changes inside the publishing transaction (`exec`), e.g. by enqueueing
@@ -81,7 +82,7 @@ export class OutboxPublisher {
     const idColumn = changes.fieldMap.get('changed_object_id')!.column as string;
     return dialect.db.transaction().execute(async (trx) => {
       await dialect.lockScope(trx, 'outbox-publish');
-      const pending = await sql<{ id: number; change_id: string; type_id: number; object_id: string; action: string }>`
+      const pending = await sql<{ id: number; change_id: string; type_id: string; object_id: string; action: string }>`
         SELECT o."id", o."change_id", c.${sql.ref(typeColumn)} AS "type_id", c.${sql.ref(idColumn)} AS "object_id", c."action"
         FROM "inventory_outbox" o JOIN ${sql.table(changes.table)} c ON c."id" = o."change_id"
         WHERE o."seq" IS NULL ORDER BY o."id" LIMIT ${BATCH}`.execute(trx);
@@ -93,7 +94,7 @@ export class OutboxPublisher {
       const ids = pending.rows.map((r) => Number(r.id));
       await sql`UPDATE "inventory_outbox" SET "seq" = "id" + ${offset} WHERE "id" IN (${dialect.valueList(ids, 'bigint')})`.execute(trx);
       const published = pending.rows.map((r): PublishedChange => ({
-        seq: Number(r.id) + offset, changeId: String(r.change_id), contentTypeId: Number(r.type_id), objectId: String(r.object_id), action: r.action,
+        seq: Number(r.id) + offset, changeId: String(r.change_id), objectType: String(r.type_id), objectId: String(r.object_id), action: r.action,
       }));
       for (const subscriber of this.subscribers) await subscriber(published, trx);
       await dialect.notify(trx, PUBLISHED_CHANNEL);

@@ -3,8 +3,8 @@ import { countLiveWorkers, insertItems } from './store.js';
 import type { Exec } from '../db/store.js';
 import type { Services } from '../ops/services.js';
 
-export { PermanentError, QueueRunner, backoffDelay } from './runner.js';
-export type { HandlerContext, QueueHandler, RunnerOptions } from './runner.js';
+export { PermanentError, QueueRunner, backoffDelay, queueEvents } from './runner.js';
+export type { AttemptOutcome, HandlerContext, QueueHandler, RunnerOptions } from './runner.js';
 
 export type EnqueueOptions = {
   /**

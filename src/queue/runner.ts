@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { uncounted } from '../db/dialects/dialect.js';
@@ -23,6 +24,18 @@ export type HandlerContext = {
  * at once.
  */
 export type QueueHandler = (payload: any, ctx: HandlerContext) => Promise<unknown>;
+
+/** What a runner tells after recording an attempt's outcome (`queueEvents`). */
+export type AttemptOutcome = { id: number; kind: string; attempt: number; state: 'done' | 'failed' | 'queued' };
+
+const emitters = new WeakMap<Services, EventEmitter>();
+
+/** This process's runners over `services` emit `attempt` (an AttemptOutcome) after each attempt is recorded. */
+export function queueEvents(services: Services): EventEmitter {
+  let emitter = emitters.get(services);
+  if (!emitter) emitters.set(services, (emitter = new EventEmitter().setMaxListeners(0)));
+  return emitter;
+}
 
 /** A failure that retrying cannot mend (bad payload, object gone). */
 export class PermanentError extends Error {}
@@ -151,22 +164,36 @@ export class QueueRunner {
       return;
     }
     const ctx: HandlerContext = { services: this.services, id: item.id, kind: item.kind, attempt: item.attempts, maxAttempts: item.maxAttempts, signal: this.abort.signal };
+    let state: AttemptOutcome['state'];
     try {
       const result = await handler(item.payload, ctx);
       await finishItem(dialect, this.id, item.id, 'done', { result });
+      state = 'done';
     } catch (err) {
-      await this.failed(item, err).catch(logFailure);
+      state = await this.failed(item, err).catch((failure) => {
+        logFailure(failure);
+        return 'queued' as const;
+      });
     }
+    queueEvents(this.services).emit('attempt', { id: item.id, kind: item.kind, attempt: item.attempts, state } satisfies AttemptOutcome);
   }
 
-  private async failed(item: ClaimedItem, err: unknown): Promise<void> {
+  /** Records a failed attempt; returns the row's state after it. */
+  private async failed(item: ClaimedItem, err: unknown): Promise<'failed' | 'queued'> {
     const { dialect } = this.services;
     const message = err instanceof Error ? err.message : String(err);
-    if (this.abort.signal.aborted) return rescheduleItem(dialect, this.id, item.id, Date.now(), message, true);
-    if (err instanceof PermanentError || item.attempts >= item.maxAttempts) return finishItem(dialect, this.id, item.id, 'failed', { error: message });
+    if (this.abort.signal.aborted) {
+      await rescheduleItem(dialect, this.id, item.id, Date.now(), message, true);
+      return 'queued';
+    }
+    if (err instanceof PermanentError || item.attempts >= item.maxAttempts) {
+      await finishItem(dialect, this.id, item.id, 'failed', { error: message });
+      return 'failed';
+    }
     const runAfter = Date.now() + backoffDelay(item.backoffMs, item.attempts);
     this.nextDue = Math.min(this.nextDue, runAfter);
-    return rescheduleItem(dialect, this.id, item.id, runAfter, message);
+    await rescheduleItem(dialect, this.id, item.id, runAfter, message);
+    return 'queued';
   }
 
   private async heartbeat(): Promise<void> {

@@ -14,7 +14,7 @@ export type Server = {
   stop(): Promise<void>;
 };
 
-async function waitForHealth(base: string, child: { exitCode: number | null }): Promise<void> {
+export async function waitForHealth(base: string, child: { exitCode: number | null }): Promise<void> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
@@ -28,7 +28,7 @@ async function waitForHealth(base: string, child: { exitCode: number | null }): 
 }
 
 /** A fresh database: a new PostgreSQL database, or a SQLite file in a temporary folder. */
-async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!DB_URL.startsWith('postgres')) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netsot-server-'));
     return { url: `sqlite:${path.join(dir, 'db.sqlite3')}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };

@@ -1,5 +1,6 @@
 import type { KindBehaviour } from '../fields/kind.js';
 import type { NaturalStyle } from '../natural-order.js';
+import type { Config } from '../config.js';
 
 export type FieldKind =
   | 'string' | 'text' | 'color' | 'email' | 'url' | 'slug' | 'time_zone' | 'password'
@@ -139,6 +140,8 @@ export type RuleContext = {
   /** Rows matching column equality predicates in the same transaction. */
   find(modelId: string, where: Record<string, unknown>): Promise<Row[]>;
   model: ResolvedModel;
+  /** The service's settings (e.g. the webhook URL policy). */
+  config: Config;
 };
 /**
  * The error for a unique-together violation. Sets with a null member are not checked (as the

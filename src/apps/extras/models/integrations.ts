@@ -2,6 +2,7 @@
 import { defineModel, f } from '../../../core/registry/define-model.js';
 import { GitRepositoryProvidedContentsChoices, WebhookHttpMethodChoices } from '../choices.js';
 import { fillGitRepository, providedContentsChoices } from '../git-repositories.js';
+import { webhookIsValid } from '../webhooks.js';
 
 /** A column value as display text; null and undefined become ''. */
 const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
@@ -79,4 +80,5 @@ export const webhook = defineModel({
   ordering: ['name'],
   display: 'name',
   search: ['name', 'payload_url', 'additional_headers', 'body_template'],
+  rules: [webhookIsValid],
 });
