@@ -4,6 +4,7 @@ import { getRow, listRows } from '../ops/read.js';
 import { serialize } from '../ops/serialize/index.js';
 import { appendLog } from './results.js';
 import type { ResolvedModel, Row } from '../core/registry/types.js';
+import type { Registry } from '../core/registry/registry.js';
 import type { Params } from '../ops/filters/apply.js';
 import type { RequestContext, Services } from '../ops/services.js';
 import type { ApiObject, JobLogger, JobOps, LogLevel, LogOptions } from './contract.js';
@@ -35,10 +36,15 @@ function toParams(filters: Record<string, unknown> = {}): Params {
   return params;
 }
 
+/** A model by its id (`dcim.device`, `contenttypes.contenttype`). */
+export function findModel(registry: Registry, name: string): ResolvedModel | undefined {
+  return registry.find(name);
+}
+
 /** The operations of a job, in the job's request context (user, change context, request id). */
 export function buildJobOps(services: Services, rc: RequestContext): JobOps {
   const model = (id: string): ResolvedModel => {
-    const found = services.registry.find(id);
+    const found = findModel(services.registry, id);
     if (!found) throw new JobOpsError(404, { detail: `Unknown model "${id}".` });
     return found;
   };

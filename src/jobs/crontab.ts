@@ -22,3 +22,8 @@ export function crontabError(text: string): string | null {
 export function nextOccurrence(text: string, after: Date): Date {
   return CronExpressionParser.parse(text, { currentDate: after, tz: 'UTC' }).next().toDate();
 }
+
+/** The last occurrence of `text` at or before `at` (UTC). */
+export function previousOccurrence(text: string, at: Date): Date {
+  return CronExpressionParser.parse(text, { currentDate: new Date(at.getTime() + 1), tz: 'UTC' }).prev().toDate();
+}

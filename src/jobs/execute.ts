@@ -3,9 +3,13 @@ import { hostname } from 'node:os';
 import { buildJobLogger, buildJobOps } from './context.js';
 import { markDone, markStarted } from './results.js';
 import { loadJob } from './sources.js';
+import { loadPermissions } from '../ops/auth.js';
 import type { Row } from '../core/registry/types.js';
 import type { Actor, RequestContext, Services } from '../ops/services.js';
-import type { JobContext, JobDefinition, JobOps } from './contract.js';
+import type { JobContext, JobDefinition, JobLogger, JobOps } from './contract.js';
+import type { SystemContext } from './system/types.js';
+import { saveFile } from './files.js';
+import { isSystemModule } from './register.js';
 
 /** What a run needs besides the database: the cleaned input (never stored for sensitive jobs) and the base of object URLs. */
 export type JobRun = { jobResultId: string; data: Record<string, unknown>; baseUrl: string; /** Hard limit in seconds (the job's, else JOBS_TIME_LIMIT). */ timeLimit: number };
@@ -20,10 +24,15 @@ export function workerName(): string {
   return `inventory@${hostname()}:${process.pid}.${threadId}`;
 }
 
-/** The user the job acts as: their id and name on the change log; the job's operations are not limited by their permissions (as the reference's ORM). */
-function jobActor(user: Row | undefined): Actor | null {
+/**
+ * The user the job acts as: their name on the change log and their object permissions on every
+ * operation, as the API applies them (the reference's jobs use its ORM, unrestricted: a
+ * deliberate difference, so a job cannot do what the user who ran it may not).
+ */
+async function jobActor(services: Services, user: Row | undefined): Promise<Actor | null> {
   if (!user) return null;
-  return { id: String(user.id), username: String(user.username), is_superuser: true, is_active: true, permissions: [] };
+  const permissions = user.is_superuser ? [] : await loadPermissions(services, String(user.id));
+  return { id: String(user.id), username: String(user.username), is_superuser: Boolean(user.is_superuser), is_active: Boolean(user.is_active), permissions };
 }
 
 /** ObjectVar / MultiObjectVar ids as the API objects the job receives. */
@@ -39,6 +48,23 @@ async function resolveObjects(def: JobDefinition, data: Record<string, unknown>,
     out[name] = spec.type === 'ObjectVar' ? objects[0] : objects;
   }
   return out;
+}
+
+type ContextParts = { services: Services; rc: RequestContext; ops: JobOps; logger: JobLogger; run: JobRun; signal: AbortSignal; system: boolean; onFail: () => void };
+
+/** What `run` receives; jobs built into the service also get the services and request context (`SystemContext`). */
+function buildContext(parts: ContextParts): JobContext | SystemContext {
+  const { services, rc, logger, run } = parts;
+  const ctx: JobContext = {
+    ops: parts.ops, logger, user: { id: rc.actor?.id ?? '', username: rc.actor?.username ?? '' }, job_result_id: run.jobResultId, signal: parts.signal,
+    fail: async (message, opts) => { parts.onFail(); await logger.failure(message, opts); },
+    createFile: async (name, content) => {
+      const id = await saveFile(services, { jobResultId: run.jobResultId, name, content });
+      await logger.info(`Created file [${name}](/api/extras/file-proxies/${id}/download/)`);
+      return id;
+    },
+  };
+  return parts.system ? { ...ctx, system: { services, rc } } : ctx;
 }
 
 /** A job's return value as JSON (what cannot be represented becomes null). */
@@ -75,18 +101,14 @@ export async function executeJob(services: Services, run: JobRun): Promise<void>
     const found = await loadJob(services.config, String(job.module_name), String(job.job_class_name));
     if (!job.enabled) throw new RunRefused(`Job ${job.name} is not enabled to be run!`);
     if (!found) throw new RunRefused(`Job class not found for class path ${job.module_name}.${job.job_class_name}`);
-    const rc: RequestContext = { actor: jobActor(user), requestId: run.jobResultId, baseUrl: run.baseUrl, routeName: `${job.module_name}.${job.job_class_name}`, changeContext: found.definition.receiver === 'job_hook' ? 'job-hook' : 'job' };
+    const rc: RequestContext = { actor: await jobActor(services, user), requestId: run.jobResultId, baseUrl: run.baseUrl, routeName: `${job.module_name}.${job.job_class_name}`, changeContext: found.definition.receiver === 'job_hook' ? 'job-hook' : 'job' };
     const ops = buildJobOps(services, rc);
     const data = await resolveObjects(found.definition, run.data, ops);
     await logger.info('Running job', { grouping: 'initialization', object: { display: String(job.name) } });
     const softLimit = Number(job.soft_time_limit) || services.config.jobs.softTimeLimit;
     const timer = setTimeout(() => soft.abort(new Error(`SoftTimeLimitExceeded(${softLimit},)`)), softLimit * 1000);
     timer.unref();
-    const ctx: JobContext = {
-      ops, logger, user: { id: String(user?.id ?? ''), username: String(user?.username ?? '') }, job_result_id: run.jobResultId, signal: soft.signal,
-      fail: async (message, opts) => { failed = true; await logger.failure(message, opts); },
-      createFile: async () => { throw new Error('createFile is not available yet'); },
-    };
+    const ctx = buildContext({ services, rc, ops, logger, run, signal: soft.signal, system: isSystemModule(found.module_name), onFail: () => { failed = true; } });
     const value = toJsonValue(await Promise.resolve(found.definition.run(ctx, data)).finally(() => clearTimeout(timer)));
     if (!failed) await logger.success('Job completed', { grouping: 'post_run' });
     await markDone(services, run.jobResultId, { status: failed ? 'FAILURE' : 'SUCCESS', result: value });

@@ -1,7 +1,9 @@
 import { stopJobs } from './dispatch.js';
 import { registerJobs } from './register.js';
 import { registerJobRoutes } from './routes.js';
+import { registerScheduleRoutes } from './schedule-routes.js';
 import { loadAllJobs } from './sources.js';
+import { startScheduler } from './scheduler.js';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../ops/services.js';
 
@@ -18,5 +20,10 @@ export async function refreshJobs(services: Services, log: (message: string) => 
 export async function registerJobsPlatform(app: FastifyInstance, services: Services, opts: { refresh: boolean }): Promise<void> {
   if (opts.refresh) await refreshJobs(services, (message) => app.log.warn(message));
   registerJobRoutes(app, services);
-  app.addHook('onClose', async () => stopJobs(services));
+  registerScheduleRoutes(app, services);
+  const stopScheduler = services.config.jobs.schedulerMs > 0 ? startScheduler(services, (err) => app.log.error(err)) : () => undefined;
+  app.addHook('onClose', async () => {
+    stopScheduler();
+    await stopJobs(services);
+  });
 }

@@ -62,6 +62,19 @@ async function setJobQueues(services: Services, trx: Exec, jobId: string, queueI
   await services.store.insert(trx, assignment, queueIds.map((id) => ({ id: randomUUID(), job_id: jobId, job_queue_id: id })));
 }
 
+/** The job button a fresh reference database has (re-created at start when missing, as the reference's post-migrate hook does). */
+async function ensureDefaultJobButton(services: Services, trx: Exec): Promise<void> {
+  const buttons = services.registry.get('extras.jobbutton');
+  const name = 'Refresh Dynamic Group Members Cache';
+  if ((await services.store.where(trx, buttons, { name })).length > 0) return;
+  const [job] = await services.store.where(trx, services.registry.get('extras.job'), { module_name: 'nautobot.core.jobs.groups', job_class_name: 'RefreshDynamicGroupCacheJobButtonReceiver' });
+  if (!job) return;
+  const stamp = toIsoMicro(new Date());
+  const id = randomUUID();
+  await services.store.insert(trx, buttons, [{ id, name, enabled: true, text: 'Refresh Members', weight: 100, group_name: '', button_class: 'warning', confirmation: true, job_id: job.id, created: stamp, last_updated: stamp }]);
+  await services.store.setLinks(trx, buttons, buttons.fieldMap.get('content_types')!, new Map([[id, ['extras.dynamicgroup']]]));
+}
+
 /** What changes on an existing record: declared fields not overridden, and the queues unless overridden. */
 function refreshedFields(existing: Row, declared: Record<string, unknown>): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
@@ -101,6 +114,7 @@ export async function registerJobs(services: Services, found: FoundJob[], manage
       await services.store.insert(trx, model, [{ id, module_name: job.module_name, job_class_name: job.job_class_name, ...falses, ...declared, enabled: isSystemModule(job.module_name), default_job_queue_id: queueIds[0], created: stamp, last_updated: stamp, _custom_field_data: {} }]);
       await setJobQueues(services, trx, id, queueIds);
     }
+    await ensureDefaultJobButton(services, trx);
     const present = new Set(found.map((j) => `${j.module_name}:${j.job_class_name}`));
     const gone = existing.filter((r) => r.installed && managed(String(r.module_name)) && !present.has(`${r.module_name}:${r.job_class_name}`));
     for (const row of gone) await services.store.update(trx, model, row.id, { installed: false, last_updated: stamp });

@@ -12,6 +12,7 @@ import { runJob } from './run-job.js';
 import { crontabError } from './crontab.js';
 import { loadJob } from './sources.js';
 import { describeVariable } from './variables.js';
+import { contentTypeOf, fileBytes } from './files.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolvedModel, Row } from '../core/registry/types.js';
 import type { Action } from '../ops/permissions.js';
@@ -69,6 +70,14 @@ async function logs(services: Services, req: FastifyRequest, reply: FastifyReply
   return sendJson(reply, 200, await serialize(services, services.dialect.db, entryModel, rows, opts));
 }
 
+async function download(services: Services, req: FastifyRequest, reply: FastifyReply) {
+  const rc = toRequestContext(req, 'extras-api:fileproxy-download');
+  const row = await getRow(services, rc, services.registry.get('extras.fileproxy'), (req.params as { key: string }).key, new Map(), 'view', services.dialect.db);
+  const name = String(row.name);
+  return reply.code(200).header('Content-Type', contentTypeOf(name))
+    .header('Content-Disposition', `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"`).send(fileBytes(row));
+}
+
 /** Routes of jobs beyond CRUD: variables/, run/ (by id or name) and a job result's logs/. */
 export function registerJobRoutes(app: FastifyInstance, services: Services): void {
   const job = services.registry.get('extras.job');
@@ -76,5 +85,7 @@ export function registerJobRoutes(app: FastifyInstance, services: Services): voi
   const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
   app.route({ method: [...methods], url: '/api/extras/jobs/:key/variables/', handler: (req, reply) => (req.method === 'GET' || req.method === 'HEAD' ? variables(services, req, reply) : refuse(services, req, job, 'GET, HEAD, OPTIONS')) });
   app.route({ method: [...methods], url: '/api/extras/jobs/:key/run/', handler: (req, reply) => (req.method === 'POST' ? run(services, req, reply) : refuse(services, req, job, 'POST, OPTIONS')) });
+  const proxy = services.registry.get('extras.fileproxy');
+  app.route({ method: [...methods], url: '/api/extras/file-proxies/:key/download/', handler: (req, reply) => (req.method === 'GET' || req.method === 'HEAD' ? download(services, req, reply) : refuse(services, req, proxy, 'GET, HEAD, OPTIONS')) });
   app.route({ method: [...methods], url: '/api/extras/job-results/:key/logs/', handler: (req, reply) => (req.method === 'GET' || req.method === 'HEAD' ? logs(services, req, reply) : refuse(services, req, result, 'GET, HEAD, OPTIONS')) });
 }

@@ -1,10 +1,15 @@
-import { MethodNotAllowedError, PermissionDeniedError, ValidationError } from '../core/errors.js';
+import { MethodNotAllowedError, PermissionDeniedError, UnavailableError, ValidationError } from '../core/errors.js';
 import { hasModelPermission } from '../ops/permissions.js';
 import { createJobResult } from './results.js';
 import { createSchedule } from './schedules.js';
-import { dispatchJob } from './dispatch.js';
+import { createAndDispatch } from './dispatch.js';
+import { liveWorkers } from '../queue/index.js';
 import { loadJob } from './sources.js';
 import { validateJobData } from './variables.js';
+import { findModel } from './context.js';
+import { toRowId } from '../core/registry/row-id.js';
+import { fromCompositeKey } from '../core/natural-key.js';
+import { resolveNaturalKey } from '../ops/references/natural-key-lookup.js';
 import type { Row } from '../core/registry/types.js';
 import type { RequestContext, Services } from '../ops/services.js';
 import type { RunInput } from './run-input.js';
@@ -13,14 +18,29 @@ import type { ObjectLookup } from './variables.js';
 /** A run's answer: the reference's `{scheduled_job, job_result}` (one of them set), or the form's errors. */
 export type RunOutcome = { errors: unknown } | { jobResult: Row | null; scheduledJob: Row | null };
 
-/** Which of `ids` exist among `model`'s objects matching `filters`. */
+/**
+ * Objects by reference: an id, or for a model with a natural key of one field (a content type's
+ * `app_label.model`, a name) that value; limited to the rows matching `filters` (plain fields).
+ */
 export function objectLookup(services: Services): ObjectLookup {
-  return async (modelId, ids, filters) => {
-    const model = services.registry.find(modelId);
-    if (!model || ids.length === 0) return new Set();
-    let query = services.dialect.db.selectFrom(model.table).select('id').where('id', 'in', ids);
-    for (const [key, value] of Object.entries(filters ?? {})) if (model.fieldMap.get(key)?.column) query = query.where(model.fieldMap.get(key)!.column as string, '=', value as never);
-    return new Set((await query.execute()).map((r) => String(r.id)));
+  return async (modelName, refs, filters) => {
+    const model = findModel(services.registry, modelName);
+    const out = new Map<string, string>();
+    if (!model || refs.length === 0) return out;
+    let query = services.dialect.db.selectFrom(model.table).selectAll(model.table);
+    for (const [key, value] of Object.entries(filters ?? {})) {
+      const column = model.fieldMap.get(key)?.column;
+      if (column) query = query.where(column, '=', value as never);
+    }
+    const ids = refs.map((ref) => toRowId(model, ref)).filter((id): id is string => !!id);
+    const byKey = refs.filter((ref) => !toRowId(model, ref));
+    const rows = ids.length > 0 ? await query.where('id', 'in', ids).execute() : [];
+    for (const row of rows) out.set(String(row.id), String(row.id));
+    for (const ref of byKey) {
+      const [match] = await resolveNaturalKey(services, services.dialect.db, model, fromCompositeKey(model.id === 'contenttypes.contenttype' ? ref.replace('.', ';') : ref));
+      if (match && (!filters || (await query.where('id', '=', match as never).executeTakeFirst()))) out.set(ref, match);
+    }
+    return out;
   };
 }
 
@@ -34,6 +54,11 @@ function checkRunnable(services: Services, rc: RequestContext, job: Row, input: 
   if (job.approval_required) {
     throw new ValidationError(['Unable to run or schedule job: This job is flagged as possibly having sensitive variables but is also flagged as requiring approval.One of these two flags must be removed before this job can be scheduled or run.']);
   }
+}
+
+/** 503 when no runner (the embedded one or an `inventory worker`) is alive to take the run, as the reference without celery workers. */
+export async function requireWorker(services: Services, queue: string): Promise<void> {
+  if ((await liveWorkers(services)) === 0) throw new UnavailableError(`Unable to process request: No celery workers running on queue ${queue}.`);
 }
 
 /** The queue a run goes to: the one asked for (among the job's), else the job's default. */
@@ -60,6 +85,7 @@ export async function runJob(services: Services, rc: RequestContext, job: Row, i
   const variables = found.definition.variables ?? {};
   const checked = await validateJobData(variables, input.data as Record<string, unknown>, { dryrunDefault: Boolean(job.dryrun_default), lookup: objectLookup(services) });
   if ('errors' in checked) return { errors: checked.errors };
+  await requireWorker(services, String(queue.name));
   const dryrun = found.definition.variables?.dryrun?.type === 'DryRunVar' && checked.data.dryrun === true;
   const approvalRequired = Boolean(job.approval_required) && !dryrun;
   let schedule = input.schedule;
@@ -70,7 +96,7 @@ export async function runJob(services: Services, rc: RequestContext, job: Row, i
     const scheduledJob = await createSchedule(services, { job, userId, username: rc.actor?.username ?? '', schedule, approvalRequired, queue, data: checked.data });
     return { jobResult: null, scheduledJob };
   }
-  const jobResult = await createJobResult(services, services.dialect.db, { job, userId, data: checked.data, queue: String(queue.name) });
-  void dispatchJob(services, { jobResultId: jobResult.id, data: checked.data, baseUrl: rc.baseUrl, timeLimit: Number(job.time_limit) || services.config.jobs.timeLimit });
+  const jobResult = await createAndDispatch(services, (exec) => createJobResult(services, exec, { job, userId, data: checked.data, queue: String(queue.name) }),
+    { data: checked.data, baseUrl: rc.baseUrl, timeLimit: Number(job.time_limit) || services.config.jobs.timeLimit });
   return { jobResult, scheduledJob: null };
 }

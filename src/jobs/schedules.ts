@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '../core/errors.js';
 import { toIsoMicro } from '../core/fields/scalar.js';
+import { nextOccurrence } from './crontab.js';
 import type { Row } from '../core/registry/types.js';
 import type { Services } from '../ops/services.js';
 import type { ScheduleInput } from './run-input.js';
@@ -20,6 +21,13 @@ function pythonTime(date: Date): string {
   return toIsoMicro(date).replace('T', ' ').replace('Z', '+00:00');
 }
 
+/** When a schedule starts: now for an immediate run, else the given time, else (a crontab) its next occurrence, whole minutes ahead. */
+function startOf(schedule: ScheduleInput): Date {
+  if (schedule.interval !== 'immediately' && schedule.start_time) return schedule.start_time;
+  if (schedule.interval === 'custom' && schedule.crontab) return nextOccurrence(schedule.crontab, new Date());
+  return new Date();
+}
+
 /**
  * Records a scheduled job (the reference's ScheduledJob.create_schedule): a run awaiting approval
  * (interval `immediately` becomes a one-off `future` run at once), a one-off run later, or a
@@ -27,7 +35,7 @@ function pythonTime(date: Date): string {
  */
 export async function createSchedule(services: Services, spec: NewSchedule): Promise<Row> {
   const { job, schedule } = spec;
-  const start = schedule.interval === 'immediately' || !schedule.start_time ? new Date() : schedule.start_time;
+  const start = startOf(schedule);
   const name = schedule.name || `${job.name} - ${pythonTime(start)}`;
   const interval = schedule.interval === 'immediately' ? 'future' : schedule.interval;
   const model = services.registry.get('extras.scheduledjob');

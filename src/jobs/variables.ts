@@ -2,14 +2,13 @@ import { parseIp } from '../core/ip/index.js';
 import { regexSearch } from '../core/regex.js';
 import type { VariableSpec, VariableType } from './contract.js';
 
-/** Looks up which of `ids` exist among the objects of `model` that match `filters`. */
-export type ObjectLookup = (model: string, ids: string[], filters: Record<string, unknown> | undefined) => Promise<Set<string>>;
+/** Finds the objects of `model` matching `filters` that `refs` name (ids, or natural keys where the model has them): ref -> id. */
+export type ObjectLookup = (model: string, refs: string[], filters: Record<string, unknown> | undefined) => Promise<Map<string, string>>;
 
 /** A value as the job receives it once cleaned, or the form's messages. */
 type Clean = { value: unknown } | { errors: string[] };
 
 const REQUIRED = 'This field is required.';
-const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
 /** Whether the reference's form treats the value as empty (`None`, `''`, `[]`, `{}`). */
 function isEmpty(value: unknown): boolean {
@@ -78,20 +77,21 @@ function cleanJson(value: unknown): Clean {
   }
 }
 
-/** An object reference as given: an id, or `{id}`. */
-function toObjectId(value: unknown): string | null {
+/** An object reference as given: an id (or natural key), or `{id}`. */
+function toObjectRef(value: unknown): string | null {
   const raw = value && typeof value === 'object' && !Array.isArray(value) ? (value as { id?: unknown }).id : value;
-  return typeof raw === 'string' && UUID.test(raw) ? raw.toLowerCase() : null;
+  return typeof raw === 'string' || typeof raw === 'number' ? String(raw) : null;
 }
 
 async function cleanObjects(spec: VariableSpec, value: unknown, many: boolean, lookup: ObjectLookup): Promise<Clean> {
   const given = many ? (Array.isArray(value) ? value : [value]) : [value];
-  const ids = given.map(toObjectId);
-  const bad = given.find((_, i) => ids[i] === null);
+  const refs = given.map(toObjectRef);
+  const bad = given.find((_, i) => refs[i] === null);
   if (bad !== undefined) return { errors: [many ? `“${toText(bad)}” is not a valid value.` : 'Select a valid choice. That choice is not one of the available choices.'] };
-  const found = await lookup(spec.model ?? '', ids as string[], spec.query_params);
-  const missing = ids.find((id) => !found.has(id as string));
+  const found = await lookup(spec.model ?? '', refs as string[], spec.query_params);
+  const missing = refs.find((ref) => !found.has(ref as string));
   if (missing) return { errors: [many ? `Select a valid choice. ${missing} is not one of the available choices.` : 'Select a valid choice. That choice is not one of the available choices.'] };
+  const ids = refs.map((ref) => found.get(ref as string) as string);
   return { value: many ? ids : ids[0] };
 }
 

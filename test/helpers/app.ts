@@ -44,6 +44,8 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 export async function makeApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const url = DB_URL.startsWith('postgres') ? DB_URL : overrides.databaseUrl ?? DB_URL;
   const config = loadConfig({ DATABASE_URL: url, SUPERUSER_NAME: 'admin', SUPERUSER_PASSWORD: 'admin-pass', SUPERUSER_API_TOKEN: TOKEN }, { ...overrides, databaseUrl: url });
+  // No scheduler looking for due jobs in the background of tests (statement counts stay exact); scheduler tests fire it themselves.
+  if (!overrides.jobs) config.jobs = { ...config.jobs, schedulerMs: 0 };
   const schema = url.startsWith('postgres') ? await makeSchema(url) : undefined;
   const dialect = connect(url, { schema });
   const app = await buildApp({ config, dialect });

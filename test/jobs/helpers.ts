@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { makeApp } from '../helpers/app.js';
 import { loadConfig } from '../../src/core/config.js';
-import { runnerFor } from '../../src/jobs/dispatch.js';
+import { idleJobs } from '../../src/jobs/dispatch.js';
 import type { TestApp } from '../helpers/app.js';
 import type { Config } from '../../src/core/config.js';
 
@@ -21,14 +21,14 @@ export type JobsTestApp = TestApp & {
  * An app whose jobs come from `root`, on a database worker threads can open: PostgreSQL when the
  * tests run there, else a SQLite file in a fresh temporary folder.
  */
-export async function makeJobsApp(opts: { root?: string; jobs?: Partial<Config['jobs']> } = {}): Promise<JobsTestApp> {
+export async function makeJobsApp(opts: { root?: string; jobs?: Partial<Config['jobs']>; queue?: Config['queue'] } = {}): Promise<JobsTestApp> {
   const dir = mkdtempSync(path.join(tmpdir(), 'jobs-test-'));
   const defaults = loadConfig({}).jobs;
-  const t = await makeApp({ databaseUrl: `sqlite:${path.join(dir, 'db.sqlite3')}`, jobs: { ...defaults, root: opts.root ?? FIXTURE_ROOT, ...opts.jobs } });
+  const t = await makeApp({ databaseUrl: `sqlite:${path.join(dir, 'db.sqlite3')}`, jobs: { ...defaults, root: opts.root ?? FIXTURE_ROOT, schedulerMs: 0, ...opts.jobs }, ...(opts.queue ? { queue: opts.queue } : {}) });
   const close = t.close;
   return {
     ...t,
-    idle: () => runnerFor(t.app.services).idle(),
+    idle: () => idleJobs(t.app.services),
     async job(name, { enable = true } = {}) {
       const res = await t.call('GET', `/api/extras/jobs/?name=${encodeURIComponent(name)}`);
       const job = res.body.results[0];
