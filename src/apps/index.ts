@@ -1,8 +1,10 @@
 import { circuitsApp } from './circuits/index.js';
 import { cloudApp } from './cloud/index.js';
 import { cloudExtensions } from './cloud/extensions.js';
+import { cloudDerivedFilters } from './cloud/filters.js';
 import { wirelessApp } from './wireless/index.js';
 import { wirelessExtensions } from './wireless/extensions.js';
+import { wirelessDerivedFilters } from './wireless/filters.js';
 import { circuitsDerivedFilters } from './circuits/filters.js';
 import { circuitTerminationExtensions } from './circuits/terminations.js';
 import { dcimApp } from './dcim/index.js';
@@ -39,7 +41,7 @@ export function buildRegistry(apps: AppDefinition[] = APPS): Registry {
 }
 
 /** Behaviour apps add beyond their declarations (filters, read-time values, write hooks). */
-export const APP_EXTENSIONS: AppExtensions[] = [usersExtensions, dcimExtensions, circuitsDerivedFilters, circuitTerminationExtensions, virtualizationDerivedFilters, tenancyDerivedFilters, ipToInterfaceExtensions, ...extrasExtensions, ...IPAM_EXTENSIONS, dynamicGroupFilters(APPS), dynamicGroupRules, cloudExtensions, wirelessExtensions];
+export const APP_EXTENSIONS: AppExtensions[] = [usersExtensions, dcimExtensions, circuitsDerivedFilters, circuitTerminationExtensions, virtualizationDerivedFilters, tenancyDerivedFilters, ipToInterfaceExtensions, ...extrasExtensions, ...IPAM_EXTENSIONS, dynamicGroupFilters(APPS), dynamicGroupRules, cloudExtensions, cloudDerivedFilters, wirelessExtensions, wirelessDerivedFilters];
 
 /** Extra endpoints of an app (`apps/<app>/routes.ts`), mounted before the generic model routes. */
 export type AppRoutes = (app: FastifyInstance, services: Services) => void;

@@ -1,6 +1,7 @@
 import { ASSIGNMENT_FIXTURES } from './assignment-fixtures.js';
 import { CABLE_FIXTURES } from './cable-fixtures.js';
 import { CIRCUIT_FIXTURES } from './circuit-fixtures.js';
+import { CLOUD_WIRELESS_FIXTURES } from './cloud-wireless-fixtures.js';
 import { DCIM_FIXTURES, DCIM_MORE_FIXTURES } from './dcim-fixtures.js';
 import { IPAM_FIXTURES } from './ipam-fixtures.js';
 import type { TestApp } from '../helpers/app.js';
@@ -48,3 +49,4 @@ FIXTURES.push(...CABLE_FIXTURES);
 FIXTURES.push(...DCIM_FIXTURES, ...DCIM_MORE_FIXTURES, ...ASSIGNMENT_FIXTURES);
 FIXTURES.push(...CIRCUIT_FIXTURES);
 FIXTURES.push(...IPAM_FIXTURES);
+FIXTURES.push(...CLOUD_WIRELESS_FIXTURES);

@@ -200,10 +200,10 @@ for (const fx of FIXTURES) {
 }
 
 /** Applications whose every model must run the suite above (issue 5). */
-const COVERED_APPS = ['dcim', 'circuits', 'virtualization'];
+const COVERED_APPS = ['dcim', 'circuits', 'virtualization', 'cloud', 'wireless'];
 
 describe('generic suite coverage', () => {
-  it('should have a fixture, at the served path, for every writable model of dcim, circuits and virtualization', async () => {
+  it('should have a fixture, at the served path, for every writable model of dcim, circuits, virtualization, cloud and wireless', async () => {
     const t = await makeApp();
     try {
       const models = t.app.services.registry.models.filter((m) => COVERED_APPS.includes(m.app) && !m.internal);
