@@ -5,7 +5,8 @@
  *
  * Starts the service as a child process on DATABASE_URL (default bench/.data/bench.sqlite3;
  * PostgreSQL when DATABASE_URL=postgres://...), seeds it when empty, checks the query counts
- * in-process, measures a bare-route floor and the request mix with autocannon, and writes
+ * in-process, measures a bare-route floor, the request mix and the mixed read/write load
+ * (issue 22; --mixed-duration 60 --mixed-connections 8) with autocannon, and writes
  * bench/results/<date>-<db>.md and .json. Exits 1 when the query guard fails or a scenario errs.
  */
 import fs from 'node:fs';
@@ -22,6 +23,7 @@ import { drive } from './lib/load.js';
 import { buildBenchApp } from './lib/local-app.js';
 import { databaseVersion, describeMachine, gitCommit } from './lib/machine.js';
 import { readMemory, watchMemory } from './lib/memory.js';
+import { measureMixed } from './lib/mixed.js';
 import { countStatements, cpuPerRequest, runGuard, trackHandlerStatements } from './lib/query-guard.js';
 import { countWriteStatements } from './lib/write-statements.js';
 import { toMarkdown, writeResults } from './lib/report.js';
@@ -39,16 +41,17 @@ import type { ReadScenario } from './lib/scenarios.js';
 const log = (m: string) => process.stderr.write(`${m}\n`);
 const HEADERS = { authorization: `Token ${BENCH_TOKEN}`, accept: 'application/json' };
 
-type Options = { scale: string; settings: LoadSettings; bulkSize: number; rounds: number; csvTimeout: number; fresh: boolean; guardOnly: boolean; out: string; workers: number };
+type Options = { scale: string; settings: LoadSettings; mixed: LoadSettings; bulkSize: number; rounds: number; csvTimeout: number; fresh: boolean; guardOnly: boolean; out: string; workers: number };
 
 function readOptions(): Options {
   const a = parseArgs(process.argv.slice(2), {
-    scale: 'string', duration: 'string', warmup: 'string', connections: 'string', 'bulk-size': 'string', rounds: 'string', 'csv-timeout': 'string', fresh: 'flag', 'guard-only': 'flag', out: 'string', workers: 'string',
+    scale: 'string', duration: 'string', warmup: 'string', connections: 'string', 'bulk-size': 'string', rounds: 'string', 'csv-timeout': 'string', fresh: 'flag', 'guard-only': 'flag', out: 'string', workers: 'string', 'mixed-duration': 'string', 'mixed-connections': 'string',
   });
   const num = (k: string, d: number) => (a[k] === undefined ? d : Number(a[k]));
   return {
     scale: String(a.scale ?? 'medium'),
     settings: { duration: num('duration', 5), warmup: num('warmup', 1), connections: num('connections', 10) },
+    mixed: { duration: num('mixed-duration', 60), warmup: num('warmup', 1), connections: num('mixed-connections', 8) },
     bulkSize: num('bulk-size', 1000),
     rounds: num('rounds', 5),
     csvTimeout: num('csv-timeout', 120),
@@ -151,6 +154,7 @@ async function main(): Promise<number> {
       server: { startRssMb, peakRssMb: Math.max(startRssMb, seedPeak ?? 0), seedPeakRssMb: seedPeak }, totalSeconds: 0, notes,
     };
     if (!opts.guardOnly) await measureAll({ server, client, catalog, fixtures, scenarios, statements, opts, results });
+    results.server.endRssMb = readMemory(server.pid)?.rssMb ?? NaN;
     results.totalSeconds = (performance.now() - started) / 1000;
     results.machine.loadAtEnd = os.loadavg()[0];
     const peaks = [...results.reads.map((r) => r.peakRssMb), ...results.bulk.map((b) => b.peakRssMb), ...results.csv.map((c) => c.rssPeakMb)];
@@ -158,7 +162,8 @@ async function main(): Promise<number> {
     const md = toMarkdown(results);
     process.stdout.write(`\n${md}`);
     if (!opts.guardOnly) log(`\nwritten ${writeResults(opts.out, results)} (+ .json)`);
-    const erred = [...results.reads.filter((r) => r.errors + r.non2xx + r.timeouts > 0).map((r) => r.name), ...results.csv.filter((c) => c.error).map((c) => `CSV export of ${c.path}`)];
+    const mixedFailed = results.mixed && results.mixed.errors + results.mixed.non2xx + results.mixed.timeouts > 0 ? ['the mixed load'] : [];
+    const erred = [...mixedFailed, ...results.reads.filter((r) => r.errors + r.non2xx + r.timeouts > 0).map((r) => r.name), ...results.csv.filter((c) => c.error).map((c) => `CSV export of ${c.path}`)];
     if (erred.length) log(`\n!!! requests failed under load: ${erred.join(', ')}`);
     return guardOk && !erred.length ? 0 : 1;
   } catch (err) {
@@ -179,6 +184,12 @@ async function measureAll(c: { server: ChildServer; client: ApiClient; catalog: 
     const row = await measureRead(server, s, opts.settings, c.statements.get(s.name) ?? null);
     if (typeof row === 'string') results.notes.push(row);
     else results.reads.push({ ...row, floorRatio: row.list && row.rps > 0 ? results.floor.rps / row.rps : null });
+  }
+  if (opts.mixed.duration > 0) {
+    log(`mixed load (${opts.mixed.duration} s)...`);
+    const mem = watchMemory(server.pid);
+    const mixed = await measureMixed({ base: server.url, client, reads: c.scenarios, fx: c.fixtures, headers: HEADERS, settings: opts.mixed });
+    results.mixed = { ...mixed, peakRssMb: mem.stop().peakMb };
   }
   log('bulk writes...');
   const bulk = await measureBulk(client, c.fixtures, { pid: server.pid, size: opts.bulkSize, rounds: opts.rounds });

@@ -1,5 +1,6 @@
 import { OutboxPublisher } from './events/publisher.js';
 import { QueueRunner } from './queue/index.js';
+import { registerJobKinds } from './jobs/queue-kinds.js';
 import type { OutboxSubscriber } from './events/publisher.js';
 import type { Services } from './ops/services.js';
 
@@ -10,8 +11,8 @@ export type Background = { runner: QueueRunner; publisher: OutboxPublisher; stop
  * Every queue kind and outbox subscriber of the platform, registered on a runner: the service's
  * embedded one and `inventory worker` processes run the same set. Add a part's kinds here.
  */
-function registerKinds(_runner: QueueRunner, _services: Services): OutboxSubscriber[] {
-  const subscribers: OutboxSubscriber[] = [];
+function registerKinds(runner: QueueRunner, services: Services): OutboxSubscriber[] {
+  const subscribers: OutboxSubscriber[] = [...registerJobKinds(runner, services)];
   return subscribers;
 }
 

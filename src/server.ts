@@ -2,6 +2,7 @@ import './server-env.js';
 import cluster from 'node:cluster';
 import { buildApp } from './api/app.js';
 import { loadConfig } from './core/config.js';
+import { serveClusterMetrics } from './api/metrics/cluster.js';
 
 /** Reads the configuration, migrates, and serves; WORKERS>1 forks processes sharing the port. */
 async function main(): Promise<void> {
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   if (multi && cluster.isPrimary) {
     const app = await buildApp({ config });
     await app.close();
+    if (config.metrics.enabled) serveClusterMetrics();
     for (let i = 0; i < config.workers; i += 1) cluster.fork();
     cluster.on('exit', (worker, code) => console.error(`worker ${worker.process.pid} exited (${code})`));
     return;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { BulkRow } from './bulk.js';
 import type { CsvRow } from './csv-export.js';
 import type { LoadFigures, LoadSettings } from './load.js';
+import type { MixedRow } from './mixed.js';
 import type { GuardRow } from './query-guard.js';
 import { targetTable } from './targets.js';
 import type { WriteStatementsRow } from './write-statements.js';
@@ -19,12 +20,14 @@ export type Results = {
   settings: LoadSettings & { bulkSize: number; bulkRounds: number; serverEnv: Record<string, string> };
   floor: ReadRow | null;
   reads: ReadRow[];
+  /** Issue 22's mixed load (null when not run). */
+  mixed?: MixedRow | null;
   bulk: BulkRow[];
   csv: CsvRow[];
   guard: GuardRow[];
   guardOk: boolean;
   writeStatements: WriteStatementsRow[];
-  server: { startRssMb: number; peakRssMb: number; seedPeakRssMb: number | null };
+  server: { startRssMb: number; peakRssMb: number; seedPeakRssMb: number | null; endRssMb?: number };
   totalSeconds: number;
   notes: string[];
 };
@@ -38,12 +41,25 @@ const n0 = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en
 const n1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 
-function readTable(r: Results): string[] {
+const isFresh = (x: ReadRow) => x.name.endsWith(', uncached');
+
+/** The reads rendered afresh (`fresh`) or the others (mostly answered from the response cache). */
+function readTable(r: Results, fresh: boolean): string[] {
   const lines = ['| scenario | req/s | p50 ms | p99 ms | × floor | SQL/req | CPU ms/req | body | peak RSS MB | errors |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
   const row = (x: ReadRow, label = x.name) => lines.push(`| ${label} | ${n0(x.rps)} | ${n1(x.p50)} | ${n1(x.p99)} | ${x.floorRatio === null ? '' : `${x.floorRatio.toFixed(1)}×`} | ${x.statements ?? ''} | ${x.cpuMs === null || x.cpuMs === undefined ? '' : n1(x.cpuMs)} | ${kb(x.bytes)} | ${n0(x.peakRssMb)} | ${x.errors + x.non2xx + x.timeouts || ''} |`);
   if (r.floor) row(r.floor, '**floor**: bare Fastify route, same bytes as the depth-0 page');
-  for (const x of r.reads) row(x);
+  for (const x of r.reads.filter((y) => isFresh(y) === fresh)) row(x);
   return lines;
+}
+
+function mixedTable(r: Results): string[] {
+  const m = r.mixed;
+  if (!m) return ['Not measured.'];
+  return [
+    '| load | req/s | p50 ms | p99 ms | mean ms | requests | reads / writes | errors | peak RSS MB |', '|---|---:|---:|---:|---:|---:|---|---:|---:|',
+    `| ${m.name} | ${n0(m.rps)} | ${n1(m.p50)} | ${n1(m.p99)} | ${n1(m.mean)} | ${n0(m.requests)} | ${n0(m.reads)} / ${n0(m.writes)} | ${m.errors + m.non2xx + m.timeouts} | ${n0(m.peakRssMb)} |`,
+    '', 'Reads: the GET scenarios of the read mix in turn (no `Cache-Control` header: every write drops the response cache, so most render afresh); writes: a PATCH of one location\'s description and a POST of one tenant, alternating, each with its change record.',
+  ];
 }
 
 /** The Markdown report: machine, data set, then one table per kind of figure. */
@@ -59,15 +75,23 @@ export function toMarkdown(r: Results): string {
     `- load: autocannon in the harness process, ${r.settings.connections} connections, ${r.settings.warmup} s warm-up then ${r.settings.duration} s per scenario, loopback; the service is ${workersText(r.settings.serverEnv.WORKERS)} (\`node --import tsx src/server.ts\`)`,
     `- the service keeps rendered GET bodies until the next write (response cache): rows without "uncached" are mostly served from it after the first request; "uncached" rows send \`Cache-Control: no-cache\` so every request renders afresh; SQL/req and CPU ms/req always describe a fresh render`,
     `- × floor = floor req/s ÷ scenario req/s (1.0× would be as fast as a bare route sending the same bytes); SQL/req is counted in-process with \`dialect.queryCount()\`; CPU ms/req is this process's CPU time per request through inject() (SQLite's work included, a PostgreSQL server's not), steadier than req/s on a busy machine`,
-    `- server RSS: ${n0(r.server.startRssMb)} MB after start, ${n0(r.server.peakRssMb)} MB peak over the run${r.server.seedPeakRssMb ? ` (${n0(r.server.seedPeakRssMb)} MB peak while seeding)` : ''}; whole run ${n0(r.totalSeconds)} s`,
+    `- server RSS: ${n0(r.server.startRssMb)} MB after start, ${n0(r.server.endRssMb ?? NaN)} MB at the end, ${n0(r.server.peakRssMb)} MB peak over the run${r.server.seedPeakRssMb ? ` (${n0(r.server.seedPeakRssMb)} MB peak while seeding)` : ''}; whole run ${n0(r.totalSeconds)} s`,
     '',
     '## Targets',
     '',
     ...targetTable(r),
     '',
-    '## Reads',
+    '## Reads rendered afresh (`Cache-Control: no-cache`)',
     '',
-    ...readTable(r),
+    ...readTable(r, true),
+    '',
+    '## Mixed load',
+    '',
+    ...mixedTable(r),
+    '',
+    '## Reads answered mostly from the response cache',
+    '',
+    ...readTable(r, false),
     '',
     `## Bulk writes (one request of ${r.settings.bulkSize} objects, median of ${r.settings.bulkRounds} after a warm-up round, change log included)`,
     '',

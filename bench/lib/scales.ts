@@ -2,7 +2,8 @@
  * Data-set sizes per scale. Large follows issue 7: ~1 000 locations, 10 000 devices, 200 000
  * interfaces, 20 000 prefixes, 100 000 IPs. Medium holds a list of over 100 000 rows
  * (interfaces: 2 000 48-port switches with two uplinks and a management port) so the CSV
- * phase exports 100 000 rows at that scale too.
+ * phase exports 100 000 rows at that scale too. Xlarge is issue 22's million rows (its /16
+ * containers run past 10.255.0.0/16 into 11.0.0.0/8 and on).
  */
 export type Scale = {
   name: ScaleName;
@@ -32,7 +33,7 @@ export type Scale = {
   virtualMachines: number;
 };
 
-export type ScaleName = 'small' | 'medium' | 'large';
+export type ScaleName = 'small' | 'medium' | 'large' | 'xlarge';
 
 export const SCALES: Record<ScaleName, Scale> = {
   small: {
@@ -52,6 +53,13 @@ export const SCALES: Record<ScaleName, Scale> = {
     sitesPerRegion: [3, 7], buildingsPerSite: [2, 4], roomsPerBuilding: [2, 4],
     devices: 10000, interfacesPerDevice: 20, devicesPerRack: 8, prefixes: 20000, ipAddresses: 100000,
     vlansPerSite: 40, vrfs: 150, circuits: 1500, clustersPerSite: [1, 3], virtualMachines: 15000,
+  },
+  /** Issue 22's million rows: 1 000 000 IP addresses, 500 000 interfaces, 50 000 devices, 200 000 prefixes. */
+  xlarge: {
+    name: 'xlarge', tenantGroups: 30, tenants: 2000, tags: 40, regions: 6, subRegions: 4,
+    sitesPerRegion: [4, 8], buildingsPerSite: [2, 4], roomsPerBuilding: [2, 5],
+    devices: 50000, interfacesPerDevice: 10, devicesPerRack: 10, prefixes: 200000, ipAddresses: 1000000,
+    vlansPerSite: 40, vrfs: 200, circuits: 2000, clustersPerSite: [1, 3], virtualMachines: 20000,
   },
 };
 

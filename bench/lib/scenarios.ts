@@ -70,19 +70,25 @@ export function readScenarios(catalog: Catalog, fx: Fixtures, counts: Record<str
  */
 function modelScenarios(usable: (app: string, path: string) => boolean, fx: Fixtures): ReadScenario[] {
   const s: [string, string][] = [];
-  if (usable('dcim', 'interfaces')) s.push(['interfaces list, limit 50, depth 1', '/api/dcim/interfaces/?limit=50&depth=1']);
+  /** Issue 22's lists, each at depth 0 and 1 (the locations' pages are in the main mix). */
+  const both = (label: string, app: string, path: string) => {
+    s.push([`${label} list, limit 50, depth 0`, `/api/${app}/${path}/?limit=50`]);
+    s.push([`${label} list, limit 50, depth 1`, `/api/${app}/${path}/?limit=50&depth=1`]);
+  };
+  if (usable('dcim', 'interfaces')) both('interfaces', 'dcim', 'interfaces');
+  if (usable('dcim', 'devices')) both('devices', 'dcim', 'devices');
   if (usable('dcim', 'racks')) {
-    s.push(['racks list, limit 50, depth 1', '/api/dcim/racks/?limit=50&depth=1']);
+    both('racks', 'dcim', 'racks');
     if (fx.rackId && usable('dcim', 'devices')) s.push(['devices filtered by rack (FK)', `/api/dcim/devices/?limit=50&rack=${fx.rackId}`]);
   }
   if (usable('ipam', 'vlans')) s.push(['VLANs list, limit 50, depth 1', '/api/ipam/vlans/?limit=50&depth=1']);
   if (usable('ipam', 'vrfs')) s.push(['VRFs list, limit 50, depth 1', '/api/ipam/vrfs/?limit=50&depth=1']);
   if (usable('circuits', 'circuits')) s.push(['circuits list, limit 50, depth 1', '/api/circuits/circuits/?limit=50&depth=1']);
   if (usable('dcim', 'cables')) {
-    s.push(['cables list, limit 50, depth 0', '/api/dcim/cables/?limit=50']);
+    both('cables', 'dcim', 'cables');
     if (fx.deviceName) s.push(['cables filtered by device', `/api/dcim/cables/?limit=50&device=${encodeURIComponent(fx.deviceName)}`]);
   }
-  if (usable('virtualization', 'virtual-machines')) s.push(['virtual machines list, limit 50, depth 1', '/api/virtualization/virtual-machines/?limit=50&depth=1']);
+  if (usable('virtualization', 'virtual-machines')) both('virtual machines', 'virtualization', 'virtual-machines');
   if (usable('ipam', 'ip-address-to-interface')) {
     if (fx.interfaceWithIp) s.push(['IP addresses filtered by interface', `/api/ipam/ip-addresses/?limit=50&interfaces=${fx.interfaceWithIp}`]);
     if (fx.deviceName) s.push(['IP addresses filtered by device', `/api/ipam/ip-addresses/?limit=50&device=${encodeURIComponent(fx.deviceName)}`]);

@@ -21,9 +21,9 @@ export async function seedIpam(ctx: SeedContext): Promise<string | null> {
   const tenant = () => (rng.chance(0.4) ? rng.pick(ctx.tenants).id : null);
   const rir = ctx.rirs.find((r) => r.name === 'RFC 1918')?.id;
   await createAll(ctx, 'prefixes', '/api/ipam/prefixes/', Array.from({ length: containers }, (_, k) => ({
-    prefix: `10.${k}.0.0/16`, type: 'container', status: ctx.status('ipam.prefix', rng), tenant: tenant(), description: `Aggregate ${k}`, ...(rir ? { rir } : {}),
+    prefix: `${sixteen(k)}.0.0/16`, type: 'container', status: ctx.status('ipam.prefix', rng), tenant: tenant(), description: `Aggregate ${k}`, ...(rir ? { rir } : {}),
   })));
-  const nets = Array.from({ length: networks }, (_, j) => `10.${Math.floor(j / perContainer)}.${j % perContainer}.0/24`);
+  const nets = Array.from({ length: networks }, (_, j) => `${sixteen(Math.floor(j / perContainer))}.${j % perContainer}.0/24`);
   const siteId = new Map(ctx.sites.map((s) => [s.name, s.id]));
   const vlans = [...ctx.vlans.entries()].flatMap(([site, list]) => list.map((v) => ({ vlan: v.id, location: siteId.get(site) })));
   await createAll(ctx, 'prefixes', '/api/ipam/prefixes/', nets.map((prefix, j) => ({
@@ -49,6 +49,11 @@ export async function seedIpam(ctx: SeedContext): Promise<string | null> {
     ctx.created['ip addresses'] = (ctx.created['ip addresses'] ?? 0) + chunk.length;
   }
   return null;
+}
+
+/** The first two octets of the k-th /16 container: 10.0 to 10.255, then 11.0 and on (xlarge's 797 containers). */
+function sixteen(k: number): string {
+  return `${10 + Math.floor(k / 256)}.${k % 256}`;
 }
 
 /** The Global namespace by id when the namespaces endpoint exists, else by natural key. */

@@ -13,11 +13,22 @@ export async function stopAllChildren(): Promise<void> {
   await Promise.all([...live].map((stop) => stop()));
 }
 
+/** A free port: any (the kernel's choice), or the first free one of BENCH_PORTS=<from>-<to> on a shared machine. */
 export async function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.BENCH_PORTS ?? '');
+  if (!range) return listenOn(0);
+  for (let port = Number(range[1]); port <= Number(range[2]); port += 1) {
+    const got = await listenOn(port).catch(() => null);
+    if (got !== null) return got;
+  }
+  throw new Error(`BENCH_PORTS=${process.env.BENCH_PORTS}: no free port`);
+}
+
+function listenOn(wanted: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
+    srv.listen(wanted, '127.0.0.1', () => {
       const { port } = srv.address() as net.AddressInfo;
       srv.close(() => resolve(port));
     });

@@ -1,4 +1,4 @@
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { loadConfig } from '../core/config.js';
 import { NotFoundError } from '../core/errors.js';
 import { connect } from '../db/connect.js';
@@ -9,9 +9,14 @@ import { buildServices } from '../ops/build-services.js';
 import { APP_ROUTES } from '../apps/index.js';
 import { registerNotesRoutes } from './crud/notes-routes.js';
 import { registerModelRoutes } from './crud/model-routes.js';
+import { ResponseCache } from './crud/response-cache.js';
+import { registerMetrics } from './metrics/routes.js';
+import { buildLogger, registerRequestLog } from './logging.js';
+import type { LogTarget } from './logging.js';
 import { registerCsv } from './csv/plugin.js';
 import { registerBrowsable } from './html/browsable.js';
 import { registerApiDocs } from './html/swagger-ui.js';
+import { registerRedoc } from './html/redoc.js';
 import { registerOpenApi } from './openapi/routes.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerBodyParsers } from './plugins/body.js';
@@ -19,9 +24,10 @@ import { registerErrorHandler, sendError } from './plugins/errors.js';
 import { registerVersioning } from './plugins/versioning.js';
 import { registerRoots } from './roots/roots.js';
 import { registerGraphql } from '../graphql/index.js';
+import { startBackground } from '../background.js';
+import { registerJobsPlatform } from '../jobs/index.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerUi } from '../ui/index.js';
-import { startBackground } from '../background.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
 import type { Dialect } from '../db/dialects/dialect.js';
@@ -33,7 +39,8 @@ declare module 'fastify' {
   }
 }
 
-export type BuildOptions = { config?: Config; dialect?: Dialect; logger?: boolean; migrate?: boolean };
+/** `logger`: log requests (standard output, or `log.stream` with `log.tty` saying whether it is a terminal). */
+export type BuildOptions = { config?: Config; dialect?: Dialect; logger?: boolean; log?: LogTarget; migrate?: boolean };
 
 /** Missing trailing slash under /api/: 302 to the slashed path (API-SPEC rule 2); else a plain 404. */
 function registerNotFound(app: FastifyInstance): void {
@@ -58,13 +65,17 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
     await bootstrapSuperuser(services);
   }
   await dialect.limitStatements(config.statementTimeoutMs);
-  const app = Fastify({ logger: opts.logger ? { level: config.logLevel } : false, exposeHeadRoutes: false, bodyLimit: config.limits.bodyMb * 1024 * 1024,
+  const app = Fastify({ logger: opts.logger ? buildLogger(config, opts.log) : false, logController: new LogController({ disableRequestLogging: true }), exposeHeadRoutes: false, bodyLimit: config.limits.bodyMb * 1024 * 1024,
     // A detail path may hold a long composite natural key; the request line is bounded by Node's header limit.
     routerOptions: { maxParamLength: 16 * 1024 } });
   app.decorate('services', services);
+  const cache = new ResponseCache(dialect, config.responseCacheMb * 1024 * 1024);
+  if (opts.logger) registerRequestLog(app);
+  registerMetrics(app, services, cache);
   registerErrorHandler(app);
   registerBodyParsers(app, config.limits);
   registerApiDocs(app);
+  registerRedoc(app);
   registerVersioning(app);
   registerAuth(app, services);
   registerCsv(app, services);
@@ -73,7 +84,8 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   registerOpenApi(app, services);
   for (const routes of APP_ROUTES) routes(app, services);
   registerGraphql(app, services);
-  registerModelRoutes(app, services);
+  await registerJobsPlatform(app, services, { refresh: opts.migrate !== false });
+  registerModelRoutes(app, services, cache);
   registerNotesRoutes(app, services);
   registerSecurityHeaders(app);
   registerUi(app, services);

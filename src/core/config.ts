@@ -29,6 +29,12 @@ export type Config = {
    * between looks when nothing woke it, and a claimed row's lease.
    */
   queue: { embedded: boolean; concurrency: number; pollMs: number; leaseMs: number };
+  /** Jobs (src/jobs): the folder of job modules, worker threads per process, default time limits in seconds. */
+  jobs: { root: string; threads: number; softTimeLimit: number; timeLimit: number; /** Milliseconds between looks for due scheduled jobs; 0: no scheduler in this process. */ schedulerMs: number };
+  /** `/metrics/` (Prometheus): served at all, and only to token holders. */
+  metrics: { enabled: boolean; authenticated: boolean };
+  /** Log lines: `pretty` (one readable line per request), `json`, or `auto` (pretty on a terminal, else JSON). */
+  logFormat: 'auto' | 'json' | 'pretty';
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
@@ -50,6 +56,12 @@ function toPositive(value: string | undefined, fallback: number, name: string): 
 function toBool(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
+}
+
+function toLogFormat(value: string | undefined): Config['logFormat'] {
+  const format = (value || 'auto').toLowerCase();
+  if (format !== 'auto' && format !== 'json' && format !== 'pretty') throw new Error(`LOG_FORMAT must be auto, json or pretty, got "${value}"`);
+  return format;
 }
 
 /** Reads the configuration from `env` (defaults to `process.env`). */
@@ -79,6 +91,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       pollMs: toPositive(env.QUEUE_POLL_MS, 2000, 'QUEUE_POLL_MS'),
       leaseMs: toPositive(env.QUEUE_LEASE_MS, 60000, 'QUEUE_LEASE_MS'),
     },
+    jobs: {
+      root: env.JOBS_ROOT || './jobs',
+      threads: toPositive(env.JOBS_THREADS, 2, 'JOBS_THREADS'),
+      softTimeLimit: toPositive(env.JOBS_SOFT_TIME_LIMIT, 300, 'JOBS_SOFT_TIME_LIMIT'),
+      timeLimit: toPositive(env.JOBS_TIME_LIMIT, 600, 'JOBS_TIME_LIMIT'),
+      schedulerMs: toInt(env.JOBS_SCHEDULER_MS, 2000, 'JOBS_SCHEDULER_MS'),
+    },
+    metrics: { enabled: toBool(env.METRICS_ENABLED, true), authenticated: toBool(env.METRICS_AUTHENTICATED, false) },
+    logFormat: toLogFormat(env.LOG_FORMAT),
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
     superuser: name
       ? { name, password: env.SUPERUSER_PASSWORD || undefined, token: env.SUPERUSER_API_TOKEN || undefined }

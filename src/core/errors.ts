@@ -84,8 +84,9 @@ export class PermissionDeniedError extends AppError {
 }
 
 export class MethodNotAllowedError extends AppError {
-  constructor(method: string, allow: string) {
-    super({ code: 'INV_ERR_METHOD_NOT_ALLOWED', body: { detail: `Method "${method}" not allowed.` }, headers: { Allow: allow } });
+  /** `detail` replaces DRF's default text, as a view raising `MethodNotAllowed(method, detail=...)` does. */
+  constructor(method: string, allow: string, detail?: string) {
+    super({ code: 'INV_ERR_METHOD_NOT_ALLOWED', body: { detail: detail ?? `Method "${method}" not allowed.` }, headers: { Allow: allow } });
   }
 }
 

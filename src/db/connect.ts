@@ -3,8 +3,8 @@ import { createSqliteDialect } from './dialects/sqlite.js';
 import type { Dialect } from './dialects/dialect.js';
 
 /** Opens the database named by a `DATABASE_URL` (`sqlite:<path>`, `sqlite::memory:`, `postgres://...`). */
-export function connect(url: string, opts: { schema?: string } = {}): Dialect {
-  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return createPostgresDialect(url, opts);
-  if (url.startsWith('sqlite:')) return createSqliteDialect(url.slice('sqlite:'.length) || ':memory:');
+export function connect(url: string, opts: { schema?: string; poolSize?: number } = {}): Dialect {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return { ...createPostgresDialect(url, opts), source: { url, schema: opts.schema } };
+  if (url.startsWith('sqlite:')) return { ...createSqliteDialect(url.slice('sqlite:'.length) || ':memory:'), source: { url } };
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url}"`);
 }

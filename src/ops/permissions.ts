@@ -6,7 +6,8 @@ import type { Registry } from '../core/registry/registry.js';
 import type { ResolvedModel } from '../core/registry/types.js';
 import type { Actor, Services } from './services.js';
 
-export type Action = 'view' | 'add' | 'change' | 'delete';
+/** Object permission actions; `run` and `approve` apply to jobs (the reference's extras.run_job, extras.approve_job). */
+export type Action = 'view' | 'add' | 'change' | 'delete' | 'run' | 'approve';
 
 /** Models whose view permission EXEMPT_VIEW_PERMISSIONS=* never exempts (reference settings). */
 const NEVER_EXEMPT = new Set(['users.user', 'users.objectpermission', 'auth.group']);

@@ -44,6 +44,8 @@ export type RequestContext = {
   requestId: string;
   /** scheme://host of the request, for absolute URLs. */
   baseUrl: string;
-  /** Route name for the change log, e.g. `dcim-api:location-list`. */
+  /** Route name for the change log, e.g. `dcim-api:location-list` (a job's class path for jobs). */
   routeName: string;
+  /** The change log's `change_context` (ObjectChangeEventContextChoices); `web` when unset. */
+  changeContext?: 'web' | 'job' | 'job-hook' | 'orm';
 };

@@ -69,3 +69,19 @@ describe('GET /api/docs/', () => {
     assert.equal((await t.call('GET', '/static/swagger-ui/index.html', undefined, { token: null })).status, 404);
   });
 });
+
+describe('GET /api/redoc/', () => {
+  it('should serve ReDoc pointing at the schema, with api_version carried', async () => {
+    const res = await t.call('GET', '/api/redoc/?api_version=2.2');
+    assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
+    assert.match(res.raw, /<redoc spec-url="\/api\/swagger\.json\?api_version=2\.2"><\/redoc>/);
+    assert.match(res.raw, /src="\/static\/redoc\/redoc\.standalone\.js"/);
+  });
+
+  it('should serve the ReDoc bundle locally and nothing else from the package', async () => {
+    const bundle = await t.call('GET', '/static/redoc/redoc.standalone.js', undefined, { token: null });
+    assert.equal(bundle.status, 200);
+    assert.match(String(bundle.headers['content-type']), /javascript/);
+    assert.equal((await t.call('GET', '/static/redoc/redoc.lib.js', undefined, { token: null })).status, 404);
+  });
+});

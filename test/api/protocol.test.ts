@@ -129,7 +129,8 @@ describe('roots, status and health', () => {
     assert.equal(root.body.dcim, 'http://localhost:80/api/dcim/');
     const dcim = await t.call('GET', '/api/dcim/');
     assert.equal(dcim.body.locations, 'http://localhost:80/api/dcim/locations/');
-    assert.deepEqual((await t.call('GET', '/api/plugins/')).body, {});
+    assert.deepEqual((await t.call('GET', '/api/plugins/')).body, { 'installed-plugins': 'http://localhost:80/api/plugins/installed-plugins/' });
+    assert.deepEqual((await t.call('GET', '/api/apps/')).body, { 'installed-apps': 'http://localhost:80/api/apps/installed-apps/' });
   });
 
   it('should report status and health', async () => {

@@ -37,11 +37,17 @@ async function dropSchema(url: string, schema: string): Promise<void> {
   await client.end();
 }
 
-/** A fresh database and app per test file, with a superuser token. */
+/**
+ * A fresh database and app per test file, with a superuser token. `overrides.databaseUrl` names
+ * another SQLite database (a file other threads can open, for jobs) when the tests run on SQLite.
+ */
 export async function makeApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  const config = loadConfig({ DATABASE_URL: DB_URL, SUPERUSER_NAME: 'admin', SUPERUSER_PASSWORD: 'admin-pass', SUPERUSER_API_TOKEN: TOKEN }, overrides);
-  const schema = DB_URL.startsWith('postgres') ? await makeSchema(DB_URL) : undefined;
-  const dialect = connect(DB_URL, { schema });
+  const url = DB_URL.startsWith('postgres') ? DB_URL : overrides.databaseUrl ?? DB_URL;
+  const config = loadConfig({ DATABASE_URL: url, SUPERUSER_NAME: 'admin', SUPERUSER_PASSWORD: 'admin-pass', SUPERUSER_API_TOKEN: TOKEN }, { ...overrides, databaseUrl: url });
+  // No scheduler looking for due jobs in the background of tests (statement counts stay exact); scheduler tests fire it themselves.
+  if (!overrides.jobs) config.jobs = { ...config.jobs, schedulerMs: 0 };
+  const schema = url.startsWith('postgres') ? await makeSchema(url) : undefined;
+  const dialect = connect(url, { schema });
   const app = await buildApp({ config, dialect });
   // Statements counted from the handler on (after authentication), for countStatements.
   app.addHook('preHandler', async () => {

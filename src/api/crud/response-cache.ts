@@ -13,6 +13,8 @@ export class ResponseCache {
   private readonly entries = new Map<string, Buffer>();
   private bytes = 0;
   private generation: string | null = null;
+  /** Lookups answered from the cache, and lookups that had to render (for /metrics/). */
+  readonly counts = { hits: 0, misses: 0 };
 
   constructor(private readonly dialect: Dialect, private readonly maxBytes: number) {}
 
@@ -31,7 +33,8 @@ export class ResponseCache {
     if (body !== undefined) {
       this.entries.delete(key);
       this.entries.set(key, body);
-    }
+      this.counts.hits += 1;
+    } else this.counts.misses += 1;
     return body;
   }
 
@@ -47,6 +50,11 @@ export class ResponseCache {
       this.entries.delete(oldest);
       this.bytes -= old.length;
     }
+  }
+
+  /** Bytes and entries held now. */
+  size(): { bytes: number; entries: number } {
+    return { bytes: this.bytes, entries: this.entries.size };
   }
 
   private clear(generation: string): void {

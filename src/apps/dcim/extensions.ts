@@ -6,6 +6,7 @@ import { locationMoveExtensions } from './extensions/location-moves.js';
 import { locationTypeExtensions } from './extensions/location-types.js';
 import { mergeExtensions } from './extensions/merge.js';
 import { moduleExtensions } from './extensions/modules.js';
+import { networkDriverExtensions } from './extensions/network-drivers.js';
 import { primaryIpExtensions } from './extensions/primary-ip.js';
 import { rackReservationExtensions } from './extensions/rack-reservations.js';
 import { softwareExtensions } from './extensions/software.js';
@@ -25,6 +26,7 @@ export const dcimExtensions: AppExtensions = mergeExtensions([
   vlanExtensions,
   controllerExtensions,
   softwareExtensions,
+  networkDriverExtensions,
   cableExtensions,
   dcimDerivedFilters,
 ]);

@@ -40,6 +40,8 @@ export type Dialect = {
   listTables(): Promise<Map<string, Set<string>>>;
   /** Number of statements executed so far (query-count tests and the bench guard). */
   queryCount(): number;
+  /** Connections of the pool, where there is one (PostgreSQL): open, idle, requests waiting, maximum. */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
   /**
    * A token that changes whenever data may have changed (any connection, any process; pending
    * changes of an open transaction included, and again when it ends); null where the database
@@ -108,6 +110,8 @@ export type Dialect = {
   /** Calls `onNotify` for each `notify` of `channel` (PostgreSQL LISTEN on a connection of its own); returns how to stop. SQLite: never calls. */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** How `connect` opened it, so a worker thread or process can open its own connection to the same database. */
+  source?: { url: string; schema?: string };
 };
 
 /**

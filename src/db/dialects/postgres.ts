@@ -100,6 +100,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     sortsNullsFirst: false,
     json: postgresJson,
     queryCount: counter.count,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
     // Any transaction that writes takes a txid: the snapshot moves when one starts and when it ends.
     freeGeneration: false,
     writeGeneration: async () => (await sql<{ g: string }>`SELECT pg_current_snapshot()::text AS g`.execute(db)).rows[0]?.g ?? null,

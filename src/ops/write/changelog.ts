@@ -83,7 +83,7 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
         action,
         changed_object_type: model.id,
         changed_object_id: rows[i].id,
-        change_context: 'web',
+        change_context: rc.changeContext ?? 'web',
         change_context_detail: rc.routeName,
         related_object_type: related[i]?.type ?? null,
         related_object_id: related[i]?.id ?? null,

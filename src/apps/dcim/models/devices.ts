@@ -15,6 +15,7 @@ export const manufacturer = defineModel({
   base: 'organizational',
   features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks'],
   fields: {
+    cloud_account_count: f.count('cloud.cloudaccount', 'provider'),
     device_type_count: f.count('dcim.devicetype', 'manufacturer'),
     inventory_item_count: f.count('dcim.inventoryitem', 'manufacturer'),
     platform_count: f.count('dcim.platform', 'manufacturer'),
@@ -75,7 +76,7 @@ export const platform = defineModel({
   base: 'organizational',
   features: ['graphql', 'dynamic_groups', 'contacts', 'metadata'],
   fields: {
-    network_driver_mappings: f.json({ nullable: true, read_only: true, options_type: 'field' }),
+    network_driver_mappings: f.computed({ options_type: 'field' }),
     device_count: f.count('dcim.device', 'platform'),
     virtual_machine_count: f.count('virtualization.virtualmachine', 'platform'),
     name: f.string({ max_length: 255, required: true, unique: true }),

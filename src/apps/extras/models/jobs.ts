@@ -232,6 +232,8 @@ export const fileProxy = defineModel({
     name: f.string({ max_length: 255, read_only: true }),
     uploaded_at: f.datetime({ read_only: true }),
     job_result: f.fk('extras.jobresult', { nullable: true, read_only: true, on_delete: 'CASCADE' }),
+    /** The file's bytes, base64 (the reference keeps them in its database file storage); served by `download/` only. */
+    file: f.text({ nullable: true, hidden: true, read_only: true, no_filter: true }),
   },
   natural_key: ['name', 'uploaded_at'],
   ordering: ['name'],

@@ -1,0 +1,89 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ResponseCache } from '../crud/response-cache.js';
+import type { Services } from '../../ops/services.js';
+
+/** Process metrics (CPU, memory, event loop, GC) are collected once per process, whatever the number of apps. */
+let processRegistry: Registry | undefined;
+
+/** The registry of the process-wide default metrics (prom-client's `process_*` and `nodejs_*`). */
+export function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/** Seconds buckets for request latency: 1 ms to 30 s (the PostgreSQL statement limit's default). */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** One app's metrics: requests by route and status, the database pool and statements, the response cache. */
+export type AppMetrics = { registry: Registry; observe: (req: FastifyRequest, reply: FastifyReply) => void };
+
+/**
+ * The route a request matched, as a bounded label: the generic model routes name their model
+ * (`/api/dcim/devices/:key/`), every other route its pattern, and unmatched paths `(unmatched)`.
+ */
+export function routeLabel(services: Services, req: FastifyRequest): string {
+  const pattern = req.routeOptions.url;
+  if (!pattern) return '(unmatched)';
+  if (!pattern.startsWith('/api/:app/:path/')) return pattern;
+  const { app, path } = req.params as { app?: string; path?: string };
+  const known = services.registry.models.some((m) => m.app === app && m.path === path);
+  return known ? pattern.replace(':app', String(app)).replace(':path', String(path)) : pattern;
+}
+
+function registerDatabaseMetrics(registry: Registry, services: Services): void {
+  const { dialect } = services;
+  new Counter({ name: 'netsot_db_statements_total', help: 'SQL statements sent to the database by this process.', registers: [registry], labelNames: [],
+    collect() { this.reset(); this.inc(dialect.queryCount()); } });
+  if (!dialect.poolStats) return;
+  const stats = dialect.poolStats.bind(dialect);
+  new Gauge({ name: 'netsot_db_pool_connections', help: 'Connections of the database pool by state (open, idle, in_use) and requests waiting for one.', labelNames: ['state'], registers: [registry],
+    collect() {
+      const s = stats();
+      this.set({ state: 'open' }, s.total);
+      this.set({ state: 'idle' }, s.idle);
+      this.set({ state: 'in_use' }, s.total - s.idle);
+      this.set({ state: 'waiting' }, s.waiting);
+    } });
+  new Gauge({ name: 'netsot_db_pool_max_connections', help: 'Largest number of connections the pool opens.', registers: [registry], collect() { this.set(stats().max); } });
+}
+
+/** Queue depth: items waiting (`queued`) and being worked on (`running`), one statement per scrape. */
+function registerQueueMetrics(registry: Registry, services: Services): void {
+  new Gauge({ name: 'netsot_queue_items', help: 'Queue items (events, jobs) by state: queued (waiting) and running.', labelNames: ['state'], registers: [registry], aggregator: 'first',
+    async collect() {
+      const rows = await services.dialect.db.selectFrom('inventory_queue').select((eb) => ['state', eb.fn.countAll().as('n')]).where('state', 'in', ['queued', 'running']).groupBy('state').execute();
+      const counts = new Map(rows.map((r) => [String(r.state), Number(r.n)]));
+      for (const state of ['queued', 'running']) this.set({ state }, counts.get(state) ?? 0);
+    } });
+}
+
+function registerCacheMetrics(registry: Registry, cache: ResponseCache): void {
+  new Counter({ name: 'netsot_response_cache_lookups_total', help: 'Response cache lookups of list and detail GETs by result (hit, miss).', labelNames: ['result'], registers: [registry],
+    collect() { this.reset(); this.inc({ result: 'hit' }, cache.counts.hits); this.inc({ result: 'miss' }, cache.counts.misses); } });
+  new Gauge({ name: 'netsot_response_cache_hit_ratio', help: 'Share of response cache lookups answered from the cache since start (0 before any lookup).', registers: [registry], aggregator: 'average',
+    collect() { const all = cache.counts.hits + cache.counts.misses; this.set(all === 0 ? 0 : cache.counts.hits / all); } });
+  new Gauge({ name: 'netsot_response_cache_bytes', help: 'Bytes of rendered responses held by the response cache.', registers: [registry], collect() { this.set(cache.size().bytes); } });
+}
+
+/** Builds the metrics of one app over its services and response cache. */
+export function buildAppMetrics(services: Services, cache: ResponseCache): AppMetrics {
+  const registry = new Registry();
+  const labelNames = ['method', 'route', 'status'] as const;
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route and status.', labelNames, registers: [registry] });
+  const latency = new Histogram({ name: 'http_request_duration_seconds', help: 'Time to answer HTTP requests, by method, route and status.', labelNames, buckets: LATENCY_BUCKETS, registers: [registry] });
+  registerDatabaseMetrics(registry, services);
+  registerCacheMetrics(registry, cache);
+  registerQueueMetrics(registry, services);
+  return {
+    registry,
+    observe(req, reply) {
+      const labels = { method: req.method, route: routeLabel(services, req), status: String(reply.statusCode) };
+      requests.inc(labels);
+      latency.observe(labels, reply.elapsedTime / 1000);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { JOB_KIND, runnerFor, settleDispatch, stopJobs } from './dispatch.js';
+import { markDone } from './results.js';
+import { FINAL_STATES } from './results.js';
+import type { QueueRunner } from '../queue/index.js';
+import type { OutboxSubscriber } from '../events/publisher.js';
+import type { Services } from '../ops/services.js';
+import type { JobRun } from './execute.js';
+
+
+async function statusOf(services: Services, id: string): Promise<string | undefined> {
+  const row = await services.dialect.db.selectFrom('extras_jobresult').select('status').where('id', '=', id).executeTakeFirst();
+  return row?.status as string | undefined;
+}
+
+/**
+ * Runs a job's queue row in this process's job threads. A result already final is left alone;
+ * one a dead worker left STARTED is failed (never run twice, never STARTED forever).
+ */
+async function runJobRow(services: Services, run: JobRun, attempt: number, signal: AbortSignal): Promise<unknown> {
+  try {
+    const status = await statusOf(services, run.jobResultId);
+    if (!status || (FINAL_STATES as readonly string[]).includes(status)) return { job_result: run.jobResultId, skipped: status ?? 'missing' };
+    if (status === 'STARTED' && attempt > 1) {
+      await markDone(services, run.jobResultId, { status: 'FAILURE', result: { exc_type: 'WorkerLostError', exc_message: 'The worker running the job stopped before it ended.' }, traceback: 'WorkerLostError: The worker running the job stopped before it ended.' });
+      return { job_result: run.jobResultId, failed: 'worker lost' };
+    }
+    // A runner that stops (the service or `inventory worker` shutting down) ends its jobs as failed.
+    const onStop = () => void stopJobs(services);
+    signal.addEventListener('abort', onStop, { once: true });
+    await runnerFor(services).run(run).finally(() => signal.removeEventListener('abort', onStop));
+    return { job_result: run.jobResultId };
+  } finally {
+    settleDispatch(services, run.jobResultId);
+  }
+}
+
+/** Registers the job kind on a queue runner; returns the outbox subscribers of jobs (job hooks). */
+export function registerJobKinds(runner: QueueRunner, services: Services): OutboxSubscriber[] {
+  runner.handle(JOB_KIND, (payload: JobRun, ctx) => runJobRow(ctx.services, payload, ctx.attempt, ctx.signal));
+  return [];
+}

@@ -1,0 +1,91 @@
+import { MethodNotAllowedError, NotFoundError } from '../core/errors.js';
+import { toRowId } from '../core/registry/row-id.js';
+import { and } from '../db/query/sql-helpers.js';
+import { requirePermission } from '../ops/permissions.js';
+import { getRow, notFound, scopeClause } from '../ops/read.js';
+import { serialize } from '../ops/serialize/index.js';
+import { sendJson } from '../api/crud/respond.js';
+import { serializeOptions } from '../api/crud/query.js';
+import { queryParams, toRequestContext } from '../api/request-context.js';
+import { parseRunInput } from './run-input.js';
+import { runJob } from './run-job.js';
+import { crontabError } from './crontab.js';
+import { loadJob } from './sources.js';
+import { describeVariable } from './variables.js';
+import { contentTypeOf, fileBytes } from './files.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ResolvedModel, Row } from '../core/registry/types.js';
+import type { Action } from '../ops/permissions.js';
+import type { RequestContext, Services } from '../ops/services.js';
+
+const VERB_ACTION: Record<string, Action> = { GET: 'view', HEAD: 'view', POST: 'add', PUT: 'change', PATCH: 'change', DELETE: 'delete' };
+
+/**
+ * The job a detail path names: by id, or by name where the segment is no id (the reference's
+ * JobByNameViewSet), within what the actor may do (`run` for run/, as the reference restricts).
+ */
+async function findJob(services: Services, rc: RequestContext, key: string, action: Action): Promise<Row> {
+  const model = services.registry.get('extras.job');
+  if (toRowId(model, key)) return getRow(services, rc, model, key, new Map(), action, services.dialect.db);
+  const where = await scopeClause(services, rc, model, new Map(), action, services.dialect.db);
+  const raw = await services.dialect.db.selectFrom(model.table).selectAll(model.table).where(and([where, (eb) => eb(`${model.table}.name`, '=', key)])).executeTakeFirst();
+  if (!raw) throw notFound(model);
+  return services.store.decode(model, raw);
+}
+
+/** Other methods on an action route: the permission their verb needs first (403), then 405. */
+function refuse(services: Services, req: FastifyRequest, model: ResolvedModel, allow: string): never {
+  const action = VERB_ACTION[req.method];
+  if (action && req.actor) requirePermission(services, req.actor, action, model);
+  throw new MethodNotAllowedError(req.method, allow);
+}
+
+async function variables(services: Services, req: FastifyRequest, reply: FastifyReply) {
+  const rc = toRequestContext(req, 'extras-api:job-variables');
+  const job = await findJob(services, rc, (req.params as { key: string }).key, 'view');
+  const found = await loadJob(services.config, String(job.module_name), String(job.job_class_name));
+  if (!found) throw new NotFoundError('Not found.');
+  const entries = Object.entries(found.definition.variables ?? {}).map(([name, spec]) => describeVariable(name, spec, Boolean(job.dryrun_default)));
+  return sendJson(reply, 200, entries);
+}
+
+async function run(services: Services, req: FastifyRequest, reply: FastifyReply) {
+  const model = services.registry.get('extras.job');
+  if (req.actor) requirePermission(services, req.actor, 'run', model);
+  const rc = toRequestContext(req, 'extras-api:job-run');
+  const job = await findJob(services, rc, (req.params as { key: string }).key, 'run');
+  const outcome = await runJob(services, rc, job, parseRunInput(req.body, crontabError));
+  if ('errors' in outcome) return sendJson(reply, 400, { errors: outcome.errors });
+  const opts = serializeOptions(queryParams(req), rc.baseUrl, { method: 'GET' });
+  const render = async (id: string, row: Row | null) => (row ? (await serialize(services, services.dialect.db, services.registry.get(id), [row], opts))[0] : null);
+  return sendJson(reply, 201, { scheduled_job: await render('extras.scheduledjob', outcome.scheduledJob), job_result: await render('extras.jobresult', outcome.jobResult) });
+}
+
+async function logs(services: Services, req: FastifyRequest, reply: FastifyReply) {
+  const rc = toRequestContext(req, 'extras-api:jobresult-logs');
+  const result = await getRow(services, rc, services.registry.get('extras.jobresult'), (req.params as { key: string }).key, new Map(), 'view', services.dialect.db);
+  const entryModel = services.registry.get('extras.joblogentry');
+  const rows = (await services.dialect.db.selectFrom(entryModel.table).selectAll().where('job_result_id', '=', result.id).orderBy('created').orderBy('id').execute()).map((r) => services.store.decode(entryModel, r));
+  const opts = serializeOptions(queryParams(req), rc.baseUrl, { method: 'GET' });
+  return sendJson(reply, 200, await serialize(services, services.dialect.db, entryModel, rows, opts));
+}
+
+async function download(services: Services, req: FastifyRequest, reply: FastifyReply) {
+  const rc = toRequestContext(req, 'extras-api:fileproxy-download');
+  const row = await getRow(services, rc, services.registry.get('extras.fileproxy'), (req.params as { key: string }).key, new Map(), 'view', services.dialect.db);
+  const name = String(row.name);
+  return reply.code(200).header('Content-Type', contentTypeOf(name))
+    .header('Content-Disposition', `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"`).send(fileBytes(row));
+}
+
+/** Routes of jobs beyond CRUD: variables/, run/ (by id or name) and a job result's logs/. */
+export function registerJobRoutes(app: FastifyInstance, services: Services): void {
+  const job = services.registry.get('extras.job');
+  const result = services.registry.get('extras.jobresult');
+  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+  app.route({ method: [...methods], url: '/api/extras/jobs/:key/variables/', handler: (req, reply) => (req.method === 'GET' || req.method === 'HEAD' ? variables(services, req, reply) : refuse(services, req, job, 'GET, HEAD, OPTIONS')) });
+  app.route({ method: [...methods], url: '/api/extras/jobs/:key/run/', handler: (req, reply) => (req.method === 'POST' ? run(services, req, reply) : refuse(services, req, job, 'POST, OPTIONS')) });
+  const proxy = services.registry.get('extras.fileproxy');
+  app.route({ method: [...methods], url: '/api/extras/file-proxies/:key/download/', handler: (req, reply) => (req.method === 'GET' || req.method === 'HEAD' ? download(services, req, reply) : refuse(services, req, proxy, 'GET, HEAD, OPTIONS')) });
+  app.route({ method: [...methods], url: '/api/extras/job-results/:key/logs/', handler: (req, reply) => (req.method === 'GET' || req.method === 'HEAD' ? logs(services, req, reply) : refuse(services, req, result, 'GET, HEAD, OPTIONS')) });
+}
