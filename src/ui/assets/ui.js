@@ -16,7 +16,7 @@
   function search(select, term) {
     var url = new URL(select.dataset.api, window.location.origin);
     url.searchParams.set('limit', '50');
-    url.searchParams.set('depth', '0');
+    url.searchParams.set('depth', '1');
     if (select.dataset.query) select.dataset.query.split('&').forEach(function (pair) {
       var at = pair.indexOf('=');
       if (at > 0) url.searchParams.append(pair.slice(0, at), pair.slice(at + 1));
@@ -27,6 +27,13 @@
       .then(function (res) { return res.ok ? res.json() : { results: [] }; })
       .then(function (body) { fill(select, body.results || []); })
       .finally(function () { select.removeAttribute('aria-busy'); });
+  }
+
+  /** An object's name, with the device or virtual machine it belongs to (interfaces share names across devices). */
+  function label(r) {
+    var text = r.display || r.name || String(r.id);
+    var owner = r.device || r.virtual_machine;
+    return owner && owner.display && text.indexOf(owner.display) < 0 ? text + ' (' + owner.display + ')' : text;
   }
 
   /** Keeps the chosen options, replaces the others with the matches. */
@@ -41,7 +48,7 @@
       if (keep[id]) return;
       var option = document.createElement('option');
       option.value = id;
-      option.textContent = r.display || r.name || id;
+      option.textContent = label(r);
       select.appendChild(option);
     });
     select.dispatchEvent(new CustomEvent('picker:loaded', { bubbles: true }));
