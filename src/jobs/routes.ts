@@ -1,4 +1,4 @@
-import { MethodNotAllowedError, NotFoundError } from '../core/errors.js';
+import { NotFoundError } from '../core/errors.js';
 import { toRowId } from '../core/registry/row-id.js';
 import { and } from '../db/query/sql-helpers.js';
 import { requirePermission } from '../ops/permissions.js';
@@ -12,13 +12,14 @@ import { runJob } from './run-job.js';
 import { crontabError } from './crontab.js';
 import { loadJob } from './sources.js';
 import { describeVariable } from './variables.js';
+import { registerActionRoute } from './action-route.js';
+import { JOB_DOCS } from './openapi.js';
 import { contentTypeOf, fileBytes } from './files.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ResolvedModel, Row } from '../core/registry/types.js';
+import type { Row } from '../core/registry/types.js';
 import type { Action } from '../ops/permissions.js';
 import type { RequestContext, Services } from '../ops/services.js';
 
-const VERB_ACTION: Record<string, Action> = { GET: 'view', HEAD: 'view', POST: 'add', PUT: 'change', PATCH: 'change', DELETE: 'delete' };
 
 /**
  * The job a detail path names: by id, or by name where the segment is no id (the reference's
@@ -31,13 +32,6 @@ async function findJob(services: Services, rc: RequestContext, key: string, acti
   const raw = await services.dialect.db.selectFrom(model.table).selectAll(model.table).where(and([where, (eb) => eb(`${model.table}.name`, '=', key)])).executeTakeFirst();
   if (!raw) throw notFound(model);
   return services.store.decode(model, raw);
-}
-
-/** Other methods on an action route: the permission their verb needs first (403), then 405. */
-function refuse(services: Services, req: FastifyRequest, model: ResolvedModel, allow: string): never {
-  const action = VERB_ACTION[req.method];
-  if (action && req.actor) requirePermission(services, req.actor, action, model);
-  throw new MethodNotAllowedError(req.method, allow);
 }
 
 async function variables(services: Services, req: FastifyRequest, reply: FastifyReply) {
@@ -78,14 +72,10 @@ async function download(services: Services, req: FastifyRequest, reply: FastifyR
     .header('Content-Disposition', `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"`).send(fileBytes(row));
 }
 
-/** Routes of jobs beyond CRUD: variables/, run/ (by id or name) and a job result's logs/. */
+/** Routes of jobs beyond CRUD: variables/, run/ (by id or name), a job result's logs/, a file proxy's download/. */
 export function registerJobRoutes(app: FastifyInstance, services: Services): void {
-  const job = services.registry.get('extras.job');
-  const result = services.registry.get('extras.jobresult');
-  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-  app.route({ method: [...methods], url: '/api/extras/jobs/:key/variables/', handler: (req, reply) => (req.method === 'GET' || req.method === 'HEAD' ? variables(services, req, reply) : refuse(services, req, job, 'GET, HEAD, OPTIONS')) });
-  app.route({ method: [...methods], url: '/api/extras/jobs/:key/run/', handler: (req, reply) => (req.method === 'POST' ? run(services, req, reply) : refuse(services, req, job, 'POST, OPTIONS')) });
-  const proxy = services.registry.get('extras.fileproxy');
-  app.route({ method: [...methods], url: '/api/extras/file-proxies/:key/download/', handler: (req, reply) => (req.method === 'GET' || req.method === 'HEAD' ? download(services, req, reply) : refuse(services, req, proxy, 'GET, HEAD, OPTIONS')) });
-  app.route({ method: [...methods], url: '/api/extras/job-results/:key/logs/', handler: (req, reply) => (req.method === 'GET' || req.method === 'HEAD' ? logs(services, req, reply) : refuse(services, req, result, 'GET, HEAD, OPTIONS')) });
+  registerActionRoute(app, services, { url: '/api/extras/jobs/:key/variables/', model: 'extras.job', name: 'Variables', doc: JOB_DOCS.variables, get: variables });
+  registerActionRoute(app, services, { url: '/api/extras/jobs/:key/run/', model: 'extras.job', name: 'Run', doc: JOB_DOCS.run, post: run });
+  registerActionRoute(app, services, { url: '/api/extras/job-results/:key/logs/', model: 'extras.jobresult', name: 'Logs', doc: JOB_DOCS.logs, get: logs });
+  registerActionRoute(app, services, { url: '/api/extras/file-proxies/:key/download/', model: 'extras.fileproxy', name: 'Download', doc: JOB_DOCS.download, get: download });
 }
