@@ -1,4 +1,7 @@
-import { NotFoundError } from '../core/errors.js';
+import { NotFoundError, PermissionDeniedError } from '../core/errors.js';
+import { hasModelPermission } from '../ops/permissions.js';
+import { createAndDispatch } from './dispatch.js';
+import { createJobResult } from './results.js';
 import { toRowId } from '../core/registry/row-id.js';
 import { and } from '../db/query/sql-helpers.js';
 import { requirePermission } from '../ops/permissions.js';
@@ -8,7 +11,7 @@ import { sendJson } from '../api/crud/respond.js';
 import { serializeOptions } from '../api/crud/query.js';
 import { queryParams, toRequestContext } from '../api/request-context.js';
 import { parseRunInput } from './run-input.js';
-import { runJob } from './run-job.js';
+import { requireWorker, runJob } from './run-job.js';
 import { crontabError } from './crontab.js';
 import { loadJob } from './sources.js';
 import { describeVariable } from './variables.js';
@@ -72,10 +75,28 @@ async function download(services: Services, req: FastifyRequest, reply: FastifyR
     .header('Content-Disposition', `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"`).send(fileBytes(row));
 }
 
+/** `git-repositories/{id}/sync/`: runs the system job Git Repository: Sync for the repository (the change permission on repositories needed). */
+async function sync(services: Services, req: FastifyRequest, reply: FastifyReply) {
+  if (req.actor && !hasModelPermission(services, req.actor, 'change', 'extras.gitrepository')) throw new PermissionDeniedError('This user does not have permission to make changes to Git repositories.');
+  await requireWorker(services, 'default');
+  const rc = toRequestContext(req, 'extras-api:gitrepository-sync');
+  const repositories = services.registry.get('extras.gitrepository');
+  const id = toRowId(repositories, (req.params as { key: string }).key);
+  const repo = id ? await services.store.byId(services.dialect.db, repositories, id) : undefined;
+  if (!repo) throw notFound(repositories);
+  const [job] = await services.store.where(services.dialect.db, services.registry.get('extras.job'), { module_name: 'nautobot.core.jobs', job_class_name: 'GitRepositorySync' });
+  const data = { repository: repo.id };
+  const result = await createAndDispatch(services, (exec) => createJobResult(services, exec, { job, userId: rc.actor?.id ?? null, data, queue: 'default' }), { data, baseUrl: rc.baseUrl, timeLimit: Number(job.time_limit) || services.config.jobs.timeLimit });
+  const opts = serializeOptions(queryParams(req), rc.baseUrl, { method: 'GET' });
+  const rendered = (await serialize(services, services.dialect.db, services.registry.get('extras.jobresult'), [result], opts))[0];
+  return sendJson(reply, 200, { message: `Repository ${String(repo.name)} sync job added to queue.`, job_result: rendered });
+}
+
 /** Routes of jobs beyond CRUD: variables/, run/ (by id or name), a job result's logs/, a file proxy's download/. */
 export function registerJobRoutes(app: FastifyInstance, services: Services): void {
   registerActionRoute(app, services, { url: '/api/extras/jobs/:key/variables/', model: 'extras.job', name: 'Variables', doc: JOB_DOCS.variables, get: variables });
   registerActionRoute(app, services, { url: '/api/extras/jobs/:key/run/', model: 'extras.job', name: 'Run', doc: JOB_DOCS.run, post: run });
   registerActionRoute(app, services, { url: '/api/extras/job-results/:key/logs/', model: 'extras.jobresult', name: 'Logs', doc: JOB_DOCS.logs, get: logs });
+  registerActionRoute(app, services, { url: '/api/extras/git-repositories/:key/sync/', model: 'extras.gitrepository', name: 'Sync', doc: JOB_DOCS.sync, post: sync });
   registerActionRoute(app, services, { url: '/api/extras/file-proxies/:key/download/', model: 'extras.fileproxy', name: 'Download', doc: JOB_DOCS.download, get: download });
 }
