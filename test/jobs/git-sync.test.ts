@@ -25,7 +25,6 @@ function publish(): void {
 const git = (...args: string[]) => execFileSync('git', ['-C', origin, ...args], { env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' } });
 
 before(async () => {
-  process.env.GIT_ROOT = path.join(dir, 'clones');
   mkdirSync(path.join(origin, 'config_contexts'), { recursive: true });
   execFileSync('git', ['init', '--quiet', '--initial-branch', 'main', origin]);
   writeFileSync(path.join(origin, 'config_contexts', 'ntp.json'), JSON.stringify({ _metadata: { name: 'ntp', weight: 100 }, ntp: ['10.0.0.1'] }));
@@ -35,7 +34,7 @@ before(async () => {
   execFileSync('git', ['init', '--quiet', '--bare', bare]);
   publish();
   await new Promise<void>((resolve) => server.listen(9181, '127.0.0.1', resolve));
-  t = await makeJobsApp();
+  t = await makeJobsApp({ jobs: { gitRoot: path.join(dir, 'clones') } });
 });
 after(async () => {
   await t.close();

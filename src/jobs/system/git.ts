@@ -9,14 +9,13 @@ import type { SystemContext, SystemJob } from './types.js';
 
 const run = promisify(execFile);
 
-/** Where a repository's working copy lives: `<GIT_ROOT>/<slug>` (GIT_ROOT defaults to ./data/git). */
-export function repositoryFolder(slug: string): string {
-  return path.resolve(process.env.GIT_ROOT || './data/git', slug);
+/** Where a repository's working copy lives: `<GIT_ROOT>/<slug>`. */
+export function repositoryFolder(root: string, slug: string): string {
+  return path.resolve(root, slug);
 }
 
 /** Clones the repository, or fetches and checks out its branch; returns the head commit. */
-async function ensureWorkingCopy(repo: Record<string, unknown>): Promise<string> {
-  const folder = repositoryFolder(String(repo.slug));
+async function ensureWorkingCopy(folder: string, repo: Record<string, unknown>): Promise<string> {
   const branch = String(repo.branch || 'main');
   if (!existsSync(path.join(folder, '.git'))) {
     mkdirSync(path.dirname(folder), { recursive: true });
@@ -62,14 +61,14 @@ async function syncConfigContexts(ctx: SystemContext, repo: Record<string, unkno
 
 async function syncRepository(ctx: SystemContext, repo: Record<string, unknown>, dryRun: boolean): Promise<void> {
   await ctx.logger.info(`${dryRun ? 'Performing a Dry Run on' : 'Creating/refreshing local copy of'} Git repository "${String(repo.name)}"...`);
+  const folder = repositoryFolder(ctx.system.services.config.jobs.gitRoot, String(repo.slug));
   let head: string;
   try {
-    head = await ensureWorkingCopy(repo);
+    head = await ensureWorkingCopy(folder, repo);
   } catch (err) {
     await ctx.logger.error(`Unable to clone or fetch the repository: ${(err as Error).message}`);
     throw new RunJobTaskFailed('Git repository sync failed');
   }
-  const folder = repositoryFolder(String(repo.slug));
   const provided = new Set((repo.provided_contents as string[]) ?? []);
   if (provided.has('extras.job') && existsSync(path.join(folder, 'jobs'))) await ctx.logger.warning('Python job files are not loaded by this service; skipped', { grouping: 'jobs' });
   if (!provided.has('extras.configcontext')) return;
