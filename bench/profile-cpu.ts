@@ -5,8 +5,10 @@
  *
  *   DATABASE_URL=sqlite:bench/.data/bench.sqlite3 N=200 OUT=/tmp/x.cpuprofile node --import tsx bench/profile-cpu.ts '/api/dcim/locations/?limit=50'
  *
- * `POST=<json>` posts that body to every path instead (bulk writes; `DELETE_AFTER=1` deletes
- * what each POST made, untimed, so the table stays as it was).
+ * `POST=<json>` (or `POST_FILE=<file>`) posts that body to every path instead (bulk writes; `DELETE_AFTER=1` deletes
+ * what each POST made, so the table stays as it was). `HTTP=1` sends the requests over loopback
+ * (fetch) instead of inject(), whose own copying of large bodies would crowd the profile; the
+ * client's work (undici) is then in the profile and the CPU figure too.
  */
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -18,21 +20,29 @@ const paths = process.argv.slice(2);
 const n = Number(process.env.N || 200);
 const app = await buildBenchApp(url, { migrate: false });
 const headers = { authorization: `Token ${BENCH_TOKEN}`, accept: 'application/json', 'cache-control': 'no-cache', 'content-type': 'application/json' };
-const post = process.env.POST;
+const post = process.env.POST_FILE ? fs.readFileSync(process.env.POST_FILE, 'utf8') : process.env.POST;
 
-async function once(path: string, i: number): Promise<number> {
-  if (post === undefined) return (await app.inject({ method: 'GET', url: path, headers })).statusCode;
-  const res = await app.inject({ method: 'POST', url: path, headers, payload: post.replaceAll('{i}', `${process.pid}-${Date.now()}-${i}`) });
-  if (process.env.DELETE_AFTER) {
-    const made = JSON.parse(res.body) as { id: string }[];
-    timing = false;
-    await app.inject({ method: 'DELETE', url: path, headers, payload: JSON.stringify(made.map((o) => ({ id: o.id }))) });
-    timing = true;
+const base = process.env.HTTP ? await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT || 0) }) : null;
+
+/** One request, through inject() or over loopback: its status and body. */
+async function send(method: string, path: string, payload?: string): Promise<{ status: number; body: string }> {
+  if (base === null) {
+    const res = await app.inject({ method: method as 'GET', url: path, headers, payload });
+    return { status: res.statusCode, body: res.body };
   }
-  return res.statusCode;
+  const res = await fetch(base + path, { method, headers, body: payload });
+  return { status: res.status, body: await res.text() };
 }
 
-let timing = true;
+async function once(path: string, i: number): Promise<number> {
+  if (post === undefined) return (await send('GET', path)).status;
+  const res = await send('POST', path, post.replaceAll('{i}', `${process.pid}-${Date.now()}-${i}`));
+  if (process.env.DELETE_AFTER) {
+    const made = JSON.parse(res.body) as { id: string }[];
+    await send('DELETE', path, JSON.stringify(made.map((o) => ({ id: o.id }))));
+  }
+  return res.status;
+}
 const session = new Session();
 session.connect();
 await session.post('Profiler.enable');

@@ -1,4 +1,8 @@
 import { circuitsApp } from './circuits/index.js';
+import { cloudApp } from './cloud/index.js';
+import { cloudExtensions } from './cloud/extensions.js';
+import { wirelessApp } from './wireless/index.js';
+import { wirelessExtensions } from './wireless/extensions.js';
 import { circuitsDerivedFilters } from './circuits/filters.js';
 import { circuitTerminationExtensions } from './circuits/terminations.js';
 import { dcimApp } from './dcim/index.js';
@@ -7,6 +11,8 @@ import { registerDcimRoutes } from './dcim/routes.js';
 import { extrasApp } from './extras/index.js';
 import { extrasExtensions } from './extras/extensions.js';
 import { registerExtrasRoutes } from './extras/routes.js';
+import { dynamicGroupFilters } from './extras/dynamic-groups/filter.js';
+import { dynamicGroupRules } from './extras/dynamic-groups/rules.js';
 import { tenancyApp } from './tenancy/index.js';
 import { tenancyDerivedFilters } from './tenancy/filters.js';
 import { usersApp } from './users/index.js';
@@ -25,7 +31,7 @@ import type { AppExtensions } from '../ops/extensions.js';
 import type { Services } from '../ops/services.js';
 
 /** Every application, in API-root order. */
-export const APPS: AppDefinition[] = [circuitsApp, dcimApp, extrasApp, ipamApp, tenancyApp, usersApp, virtualizationApp];
+export const APPS: AppDefinition[] = [circuitsApp, cloudApp, dcimApp, extrasApp, ipamApp, tenancyApp, usersApp, virtualizationApp, wirelessApp];
 
 /** Builds the frozen registry of all applications. */
 export function buildRegistry(apps: AppDefinition[] = APPS): Registry {
@@ -33,7 +39,7 @@ export function buildRegistry(apps: AppDefinition[] = APPS): Registry {
 }
 
 /** Behaviour apps add beyond their declarations (filters, read-time values, write hooks). */
-export const APP_EXTENSIONS: AppExtensions[] = [usersExtensions, dcimExtensions, circuitsDerivedFilters, circuitTerminationExtensions, virtualizationDerivedFilters, tenancyDerivedFilters, ipToInterfaceExtensions, ...extrasExtensions, ...IPAM_EXTENSIONS];
+export const APP_EXTENSIONS: AppExtensions[] = [usersExtensions, dcimExtensions, circuitsDerivedFilters, circuitTerminationExtensions, virtualizationDerivedFilters, tenancyDerivedFilters, ipToInterfaceExtensions, ...extrasExtensions, ...IPAM_EXTENSIONS, dynamicGroupFilters(APPS), dynamicGroupRules, cloudExtensions, wirelessExtensions];
 
 /** Extra endpoints of an app (`apps/<app>/routes.ts`), mounted before the generic model routes. */
 export type AppRoutes = (app: FastifyInstance, services: Services) => void;

@@ -7,7 +7,10 @@
  */
 
 /** Scratch space reused by every call (the writing is synchronous); grown when a body needs more. */
-let scratch = Buffer.allocUnsafe(256 * 1024);
+const INITIAL = 256 * 1024;
+/** Scratch grown past this for one very large body (a whole list as JSON) is let go afterwards, not kept for ever. */
+const KEPT = 8 * 1024 * 1024;
+let scratch = Buffer.allocUnsafe(INITIAL);
 let used = 0;
 
 function write(text: string): void {
@@ -72,5 +75,6 @@ export function jsonBuffer(value: unknown, levels = 2): Buffer {
     return out;
   } finally {
     used = 0;
+    if (scratch.length > KEPT) scratch = Buffer.allocUnsafe(INITIAL);
   }
 }

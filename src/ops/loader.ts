@@ -1,6 +1,6 @@
 import { toNaturalSlug, trimTrailingNulls } from '../core/natural-key.js';
 import type { Exec } from '../db/store.js';
-import type { DisplayFn, ResolvedModel, Row } from '../core/registry/types.js';
+import type { DisplayContext, DisplayFn, ResolvedModel, Row } from '../core/registry/types.js';
 import type { Services } from './services.js';
 
 /**
@@ -13,6 +13,7 @@ export class Loader {
   /** Natural-key parts and display texts by `${model} ${id}`: related rows recur across a page. */
   private readonly keyParts = new Map<string, unknown[]>();
   private readonly displays = new Map<string, string>();
+  private readonly displayContexts = new Map<ResolvedModel, DisplayContext>();
 
   constructor(private readonly services: Services, private readonly exec: Exec) {}
 
@@ -185,7 +186,14 @@ export class Loader {
   }
 
   private computeDisplay(model: ResolvedModel, display: DisplayFn, row: Row): string {
-    return display(row, {
+    return display(row, this.displayContext(model));
+  }
+
+  /** What a display function may read, made once per model and loader (not per row). */
+  private displayContext(model: ResolvedModel): DisplayContext {
+    let ctx = this.displayContexts.get(model);
+    if (ctx) return ctx;
+    ctx = {
       related: (modelId, id) => this.get(modelId, id),
       ancestors: (r) => this.ancestors(model, r),
       contentType: (label) => {
@@ -198,6 +206,8 @@ export class Loader {
         const related = target ? this.get(target.id, id) : undefined;
         return target && related ? this.display(target, related) : undefined;
       },
-    });
+    };
+    this.displayContexts.set(model, ctx);
+    return ctx;
   }
 }

@@ -13,10 +13,11 @@ import type { Reference } from '../core/registry/registry.js';
 
 /** Extra sections a domain view adds to a model's detail page (rack elevation, prefix hierarchy, ...). */
 export type DetailExtra = (ctx: PageContext, req: FastifyRequest, model: ResolvedModel, obj: Shown) => Promise<Html>;
-const extras = new Map<string, DetailExtra[]>();
+const extras = new Map<string, Set<DetailExtra>>();
 
+/** Adds a section to a model's detail page (once, however many apps a process builds). */
 export function addDetailSection(modelId: string, section: DetailExtra): void {
-  extras.set(modelId, [...(extras.get(modelId) ?? []), section]);
+  extras.set(modelId, (extras.get(modelId) ?? new Set()).add(section));
 }
 
 const SEPARATE = new Set(['custom_fields', 'tags', 'created', 'last_updated']);

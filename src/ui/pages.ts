@@ -1,5 +1,6 @@
 import { html } from './html.js';
 import { appLabel, browsableModels, capitalize, layout, listPath } from './layout.js';
+import { registerDomainViews } from './domain/index.js';
 import { registerModelPages } from './model-routes.js';
 import { uiRoute } from './page.js';
 import { registerProfile } from './profile.js';
@@ -15,5 +16,6 @@ function home(services: Services) {
 export function registerPages(app: FastifyInstance, services: Services): void {
   uiRoute(app, services, 'GET', '/', async (ctx) => layout(ctx, 'Home', home(services)));
   registerModelPages(app, services);
+  registerDomainViews(app, services);
   registerProfile(app, services);
 }

@@ -63,6 +63,7 @@ describe('GET /metrics/', () => {
       assert.equal(sample(text, 'netsot_db_pool_max_connections'), 10);
       assert.ok(sample(text, 'netsot_db_pool_connections', { state: 'open' })! >= 1);
     } else assert.equal(sample(text, 'netsot_db_pool_connections'), undefined);
+    assert.equal(sample(text, 'netsot_queue_items', { state: 'queued' }), 0);
     assert.ok(sample(text, 'process_cpu_user_seconds_total') !== undefined);
     assert.ok(sample(text, 'nodejs_eventloop_lag_seconds') !== undefined);
   });

@@ -17,11 +17,7 @@ export const EXTRA_KEYS: Record<string, string[]> = { 'ipam.prefix': ['family', 
 export const EXTRA_OPTIONS: Record<string, string[]> = { 'ipam.prefix': ['family'], 'ipam.ipaddress': ['family', 'vrf'] };
 
 /** Reference fields that point at applications this service does not serve (cloud, wireless). */
-export const UNSERVED_KEYS: Record<string, string[]> = {
-  'dcim.manufacturer': ['cloud_account_count'],
-  'dcim.controllermanageddevicegroup': ['radio_profiles', 'wireless_networks'],
-  'circuits.circuittermination': ['cloud_network'],
-};
+export const UNSERVED_KEYS: Record<string, string[]> = {};
 
 const CATALOGUE = `${REFERENCE_DIR}/models`;
 
@@ -30,7 +26,7 @@ export function catalogueFilters(model: string): string[] {
   const [app, name] = model.split('.');
   const entry = (JSON.parse(readFileSync(`${CATALOGUE}/${app}.json`, 'utf8')).models as Json[]).find((m) => m.model === name);
   const known = KNOWN_MISSING_FILTERS[model] ?? [];
-  return ((entry?.filters ?? []) as string[]).filter((f) => /^[a-z0-9_]+$/.test(f) && !/radio_profiles|wireless_networks|cloud_network/.test(f) && !known.includes(f));
+  return ((entry?.filters ?? []) as string[]).filter((f) => /^[a-z0-9_]+$/.test(f) && !known.includes(f));
 }
 
 /** Catalogue filters not served yet, by model (none now); the catalogue test skips exactly these names. */

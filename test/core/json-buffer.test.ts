@@ -23,3 +23,9 @@ test('jsonBuffer grows past its scratch space and stays exact', () => {
   same({ count: rows.length, results: rows });
   same({ small: true });
 });
+
+test('jsonBuffer stays exact after a body larger than the scratch space it keeps', () => {
+  const big = { results: Array.from({ length: 20000 }, (_, i) => ({ id: i, text: 'x→'.repeat(200) })) };
+  same(big);
+  same({ after: 'the big one', n: [1, 2, 3] });
+});

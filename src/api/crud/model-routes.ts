@@ -20,6 +20,24 @@ export const DETAIL_ALLOW = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
 export const READ_ALLOW = 'GET, HEAD, OPTIONS';
 export const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
+/**
+ * The `Allow` header of a model's list or detail path, as DRF lists a viewset's methods: a path
+ * endpoint's viewset has a `trace` action, whose name DRF takes for the TRACE method.
+ */
+export function allowOf(model: ResolvedModel, kind: 'list' | 'detail'): string {
+  const base = model.read_only ? READ_ALLOW : kind === 'list' && model.creatable ? LIST_ALLOW : DETAIL_ALLOW;
+  return model.fieldMap.has('connected_endpoint') ? `${base}, TRACE` : base;
+}
+
+/** A model path's `Allow` for responses made before its handler runs (version and authentication errors); undefined for unknown models. */
+function allowBeforeHandler(services: Services, kind: 'list' | 'detail'): (req: FastifyRequest) => string | undefined {
+  return (req) => {
+    const { app, path } = req.params as { app?: string; path?: string };
+    const model = app && path ? services.registry.byAppPath(app, path) : undefined;
+    return model ? allowOf(model, kind) : undefined;
+  };
+}
+
 const ACTION: Record<string, 'view' | 'add' | 'change' | 'delete' | undefined> = { GET: 'view', HEAD: 'view', POST: 'add', PUT: 'change', PATCH: 'change', DELETE: 'delete' };
 
 type Ctx = { services: Services; model: ResolvedModel; req: FastifyRequest; reply: FastifyReply; cache: ResponseCache };
@@ -80,15 +98,16 @@ function routeName(model: ResolvedModel, kind: 'list' | 'detail'): string {
 async function handleList(ctx: Ctx) {
   const { services, model, req, reply } = ctx;
   // A model the API cannot create (jobs) allows on its list what a detail path allows.
-  reply.header('Allow', model.read_only ? READ_ALLOW : model.creatable ? LIST_ALLOW : DETAIL_ALLOW);
+  const allow = allowOf(model, 'list');
+  reply.header('Allow', allow);
   const rc = toRequestContext(req, routeName(model, 'list'));
   const params = queryParams(req);
   switch (req.method) {
     case 'GET': case 'HEAD': return listGet(ctx);
     case 'OPTIONS': return sendJson(reply, 200, buildOptions(services, model, { actor: req.actor, detail: false, writeEnabled: req.actor?.write_enabled !== false }));
-    default: if (model.read_only) refuseMethod(ctx, READ_ALLOW);
+    default: if (model.read_only) refuseMethod(ctx, allow);
   }
-  if (req.method === 'POST' && !model.creatable) refuseMethod(ctx, DETAIL_ALLOW);
+  if (req.method === 'POST' && !model.creatable) refuseMethod(ctx, allow);
   if (req.method === 'POST') {
     const rows = await createObjects(services, rc, model, req.body);
     if (req.wantsCsv) return sendCsvRows(services, req, reply, model, rows, { status: 201, omitCounts: true });
@@ -107,7 +126,8 @@ async function handleList(ctx: Ctx) {
 
 async function handleDetail(ctx: Ctx) {
   const { services, model, req, reply } = ctx;
-  reply.header('Allow', model.read_only ? READ_ALLOW : DETAIL_ALLOW);
+  const allow = allowOf(model, 'detail');
+  reply.header('Allow', allow);
   const { key } = req.params as { key: string };
   const rc = toRequestContext(req, routeName(model, 'detail'));
   const params = queryParams(req);
@@ -118,8 +138,8 @@ async function handleDetail(ctx: Ctx) {
       return sendCsvRows(services, req, reply, model, [row], { status: 200 });
     }
     case 'OPTIONS': return sendJson(reply, 200, buildOptions(services, model, { actor: req.actor, detail: true, writeEnabled: req.actor?.write_enabled !== false }));
-    case 'POST': return refuseMethod(ctx, DETAIL_ALLOW);
-    default: if (model.read_only) refuseMethod(ctx, READ_ALLOW);
+    case 'POST': return refuseMethod(ctx, allow);
+    default: if (model.read_only) refuseMethod(ctx, allow);
   }
   if (req.method === 'DELETE') {
     await deleteObject(services, rc, model, key, params);
@@ -132,6 +152,6 @@ async function handleDetail(ctx: Ctx) {
 
 /** Generic list and detail endpoints for every registered model (`cache`: the response cache, shared with /metrics/). */
 export function registerModelRoutes(app: FastifyInstance, services: Services, cache = new ResponseCache(services.dialect, services.config.responseCacheMb * 1024 * 1024)): void {
-  app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/', handler: (req, reply) => handleList({ services, model: findModel(services, req), req, reply, cache }) });
-  app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/:key/', handler: (req, reply) => handleDetail({ services, model: findModel(services, req), req, reply, cache }) });
+  app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/', config: { allow: allowBeforeHandler(services, 'list') }, handler: (req, reply) => handleList({ services, model: findModel(services, req), req, reply, cache }) });
+  app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/:key/', config: { allow: allowBeforeHandler(services, 'detail') }, handler: (req, reply) => handleDetail({ services, model: findModel(services, req), req, reply, cache }) });
 }

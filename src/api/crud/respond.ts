@@ -10,9 +10,12 @@ export function sendJson(reply: FastifyReply, status: number, body: unknown): Fa
   return sendJsonText(reply, status, status < 400 ? jsonBuffer(body) : JSON.stringify(body));
 }
 
-/** Already serialized JSON. */
+/**
+ * Already serialized JSON, sent as bytes: Fastify appends `; charset=utf-8` to a JSON content
+ * type sent with a string, and the reference sends the bare `application/json`.
+ */
 export function sendJsonText(reply: FastifyReply, status: number, text: string | Buffer): FastifyReply {
-  return reply.code(status).header('content-type', 'application/json').send(text);
+  return reply.code(status).header('content-type', 'application/json').send(typeof text === 'string' ? Buffer.from(text) : text);
 }
 
 export function sendEmpty(reply: FastifyReply): FastifyReply {

@@ -48,9 +48,10 @@ export function errorToCsv(body: unknown): string {
 export function registerCsv(app: FastifyInstance, services: Services): void {
   app.addHook('preHandler', async (req) => convertCsvBody(services, req));
   app.addHook('onSend', async (req, reply, payload) => {
-    if (!req.wantsCsv || reply.statusCode < 400 || typeof payload !== 'string') return payload;
-    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json') || payload === '') return payload;
+    const text = Buffer.isBuffer(payload) ? payload.toString() : payload;
+    if (!req.wantsCsv || reply.statusCode < 400 || typeof text !== 'string') return payload;
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json') || text === '') return payload;
     reply.header('content-type', 'text/csv; charset=UTF-8');
-    return errorToCsv(JSON.parse(payload));
+    return errorToCsv(JSON.parse(text));
   });
 }

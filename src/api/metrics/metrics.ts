@@ -51,6 +51,16 @@ function registerDatabaseMetrics(registry: Registry, services: Services): void {
   new Gauge({ name: 'netsot_db_pool_max_connections', help: 'Largest number of connections the pool opens.', registers: [registry], collect() { this.set(stats().max); } });
 }
 
+/** Queue depth: items waiting (`queued`) and being worked on (`running`), one statement per scrape. */
+function registerQueueMetrics(registry: Registry, services: Services): void {
+  new Gauge({ name: 'netsot_queue_items', help: 'Queue items (events, jobs) by state: queued (waiting) and running.', labelNames: ['state'], registers: [registry], aggregator: 'first',
+    async collect() {
+      const rows = await services.dialect.db.selectFrom('inventory_queue').select((eb) => ['state', eb.fn.countAll().as('n')]).where('state', 'in', ['queued', 'running']).groupBy('state').execute();
+      const counts = new Map(rows.map((r) => [String(r.state), Number(r.n)]));
+      for (const state of ['queued', 'running']) this.set({ state }, counts.get(state) ?? 0);
+    } });
+}
+
 function registerCacheMetrics(registry: Registry, cache: ResponseCache): void {
   new Counter({ name: 'netsot_response_cache_lookups_total', help: 'Response cache lookups of list and detail GETs by result (hit, miss).', labelNames: ['result'], registers: [registry],
     collect() { this.reset(); this.inc({ result: 'hit' }, cache.counts.hits); this.inc({ result: 'miss' }, cache.counts.misses); } });
@@ -67,6 +77,7 @@ export function buildAppMetrics(services: Services, cache: ResponseCache): AppMe
   const latency = new Histogram({ name: 'http_request_duration_seconds', help: 'Time to answer HTTP requests, by method, route and status.', labelNames, buckets: LATENCY_BUCKETS, registers: [registry] });
   registerDatabaseMetrics(registry, services);
   registerCacheMetrics(registry, cache);
+  registerQueueMetrics(registry, services);
   return {
     registry,
     observe(req, reply) {

@@ -1,13 +1,21 @@
 import { AppError, BadRequestError, MethodNotAllowedError, PayloadTooLargeError, UnavailableError } from '../../core/errors.js';
+import { isUnversionedRoute } from './versioning.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Sends an AppError in the reference's shape, with API-Version unless it is unversioned. */
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppError): FastifyReply {
   reply.code(err.status);
+  // DRF sends a view's Allow on every response of the view, errors before the handler included.
+  const allow = (req.routeOptions?.config as { allow?: (r: FastifyRequest) => string | undefined } | undefined)?.allow;
+  if (allow && !reply.hasHeader('Allow')) {
+    const value = allow(req);
+    if (value) reply.header('Allow', value);
+  }
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-  if (err.versioned && req.apiVersion) reply.header('API-Version', req.apiVersion);
+  if (err.versioned && req.apiVersion && !isUnversionedRoute(req)) reply.header('API-Version', req.apiVersion);
   else reply.removeHeader('API-Version');
-  return reply.header('content-type', 'application/json').send(JSON.stringify(err.body));
+  // Bytes, so Fastify adds no charset to the reference's bare `application/json`.
+  return reply.header('content-type', 'application/json').send(Buffer.from(JSON.stringify(err.body)));
 }
 
 function fromFastifyError(req: FastifyRequest, err: FastifyError): AppError | undefined {
@@ -32,7 +40,7 @@ function fromFastifyError(req: FastifyRequest, err: FastifyError): AppError | un
  */
 export function sendInternalError(reply: FastifyReply): FastifyReply {
   reply.code(500).header('content-type', 'application/json');
-  return reply.send(JSON.stringify({ error: 'Internal server error; the cause is in the server log.', exception: 'InternalServerError', nautobot_version: '2.4.36', python_version: `node ${process.versions.node.split('.')[0]}` }));
+  return reply.send(Buffer.from(JSON.stringify({ error: 'Internal server error; the cause is in the server log.', exception: 'InternalServerError', nautobot_version: '2.4.36', python_version: `node ${process.versions.node.split('.')[0]}` })));
 }
 
 /** One error handler for the whole API (STYLE.md section 6). */

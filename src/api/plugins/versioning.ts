@@ -35,6 +35,15 @@ export function resolveVersion(req: FastifyRequest): void {
 }
 
 /** Version errors come before authentication, as in the reference. */
+/**
+ * Whether the route is declared `config: { unversioned: true }`: a view the reference serves
+ * without its API-version mixin (the connection lists, connected-device), whose responses carry
+ * no API-Version header.
+ */
+export function isUnversionedRoute(req: FastifyRequest): boolean {
+  return !!(req.routeOptions?.config as { unversioned?: boolean } | undefined)?.unversioned;
+}
+
 export function registerVersioning(app: FastifyInstance): void {
   app.decorateRequest('apiVersion', '');
   app.decorateRequest('wantsCsv', false);
@@ -42,7 +51,7 @@ export function registerVersioning(app: FastifyInstance): void {
     if (req.url.startsWith('/api/')) resolveVersion(req);
   });
   app.addHook('onSend', async (req, reply, payload) => {
-    if (req.apiVersion && reply.statusCode < 300 && !reply.hasHeader('API-Version')) reply.header('API-Version', req.apiVersion);
+    if (req.apiVersion && reply.statusCode < 300 && !reply.hasHeader('API-Version') && !isUnversionedRoute(req)) reply.header('API-Version', req.apiVersion);
     return payload;
   });
 }

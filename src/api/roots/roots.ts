@@ -6,8 +6,11 @@ import { baseUrl } from '../request-context.js';
 import { sendJson } from '../crud/respond.js';
 import { MATCHED_NAUTOBOT_RELEASE } from '../plugins/versioning.js';
 import { INSTALLED_APPS_PATHS, registerInstalledApps } from './installed-apps.js';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../ops/services.js';
+
+/** Roots and status are read-only API views. */
+const ROOT_ALLOW = 'GET, HEAD, OPTIONS';
 
 const pkg = createRequire(import.meta.url)('../../../package.json') as { name: string; version: string; dependencies: Record<string, string> };
 
@@ -21,20 +24,25 @@ const FIXED_ROOTS: Record<string, string[]> = { apps: [INSTALLED_APPS_PATHS.apps
 export function registerRoots(app: FastifyInstance, services: Services): void {
   const apps = new Set([...services.registry.apps, ...Object.keys(FIXED_ROOTS), 'status', 'graphql']);
   registerInstalledApps(app, services);
-  app.get('/api/', async (req, reply) => {
+  app.get('/api/', { config: { allow: () => ROOT_ALLOW } }, async (req, reply) => {
+    reply.header('Allow', ROOT_ALLOW);
     const base = baseUrl(req);
     const body: Record<string, string> = {};
     for (const key of ROOT_KEYS) if (apps.has(key)) body[key] = `${base}/api/${key}/`;
     return sendJson(reply, 200, body);
   });
-  app.get('/api/:app/', async (req, reply) => {
+  const isAppRoot = (label: string) => apps.has(label) && label !== 'status' && label !== 'graphql';
+  const appRootAllow = (req: FastifyRequest) => (isAppRoot((req.params as { app: string }).app) ? ROOT_ALLOW : undefined);
+  app.get('/api/:app/', { config: { allow: appRootAllow } }, async (req, reply) => {
     const { app: label } = req.params as { app: string };
-    if (!apps.has(label) || label === 'status' || label === 'graphql') throw new NotFoundError('Not found.', { versioned: false });
+    if (!isAppRoot(label)) throw new NotFoundError('Not found.', { versioned: false });
+    reply.header('Allow', ROOT_ALLOW);
     const base = baseUrl(req);
     const paths = [...services.registry.models.filter((m) => m.app === label && !m.internal).map((m) => m.path), ...(services.registry.rootPaths.get(label) ?? []), ...(FIXED_ROOTS[label] ?? [])].sort();
     return sendJson(reply, 200, Object.fromEntries(paths.map((p) => [p, `${base}/api/${label}/${p}/`])));
   });
-  app.get('/api/status/', async (_req, reply) => {
+  app.get('/api/status/', { config: { allow: () => ROOT_ALLOW } }, async (_req, reply) => {
+    reply.header('Allow', ROOT_ALLOW);
     const installed = Object.fromEntries(Object.entries(pkg.dependencies).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, v.replace(/^[\^~]/, '')]));
     return sendJson(reply, 200, {
       'django-version': null,

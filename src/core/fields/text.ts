@@ -46,8 +46,11 @@ function isTimeZone(v: string): boolean {
   }
 }
 
+/** An image field (a string declared `options_type: 'image upload'`) without a file renders null, as the reference's ImageField. */
+const renderString = (v: unknown, field: ResolvedField) => (v === '' && field.options_type === 'image upload' ? null : v);
+
 export const textKinds: Record<string, KindBehaviour> = {
-  string: { ...base, parse: parseString },
+  string: { ...base, parse: parseString, render: renderString },
   text: { ...base, parse: parseString },
   password: { ...base, parse: parseString },
   email: { ...base, optionsType: 'email', parse: withFormat((v) => EMAIL.test(v), 'Enter a valid email address.') },
@@ -56,6 +59,8 @@ export const textKinds: Record<string, KindBehaviour> = {
   color: { ...base, parse: withFormat((v) => COLOR.test(v), 'Enter a valid hexadecimal RGB color code.') },
   time_zone: {
     ...base,
+    // No time zone renders null, as the reference's TimeZoneSerializerField.
+    render: (v: unknown) => (v === '' ? null : v),
     parse: (value, field) => (value === '' ? ok('') : withFormat(isTimeZone, 'A valid timezone is required.')(value, field)),
   },
 };

@@ -58,7 +58,7 @@ export function registerConnectedDeviceRoute(app: FastifyInstance, services: Ser
   app.route({
     method: ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/api/dcim/connected-device/',
-    config: { openapi: DOC },
+    config: { openapi: DOC, unversioned: true },
     handler: async (req, reply) => {
       reply.header('Allow', ALLOW);
       if (req.method === 'OPTIONS') return sendJson(reply, 200, listMetadata('Connected Device Locator', DESCRIPTION));

@@ -120,7 +120,7 @@ export function registerConnectionRoutes(app: FastifyInstance, services: Service
     app.route({
       method: ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'],
       url: `/api/dcim/${list.path}/`,
-      config: { openapi: connectionsDoc(list) },
+      config: { openapi: connectionsDoc(list), unversioned: true },
       handler: async (req, reply) => {
         reply.header('Allow', ALLOW);
         if (req.method === 'OPTIONS') return sendJson(reply, 200, listMetadata(list.name));

@@ -42,6 +42,8 @@ export const controllerManagedDeviceGroup = defineModel({
     parent: f.fk('dcim.controllermanageddevicegroup', { nullable: true, on_delete: 'CASCADE', tree_filter: true }),
     controller: f.fk('dcim.controller', { required: true, on_delete: 'CASCADE' }),
     tenant: f.fk('tenancy.tenant', { nullable: true }),
+    radio_profiles: f.m2m('wireless.radioprofile', { read_only: true, related_name: 'controller_managed_device_groups' }),
+    wireless_networks: f.m2m('wireless.wirelessnetwork', { read_only: true, related_name: 'controller_managed_device_groups' }),
   },
   natural_key: ['name'],
   ordering: ['weight'],

@@ -15,6 +15,7 @@ export const manufacturer = defineModel({
   base: 'organizational',
   features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks'],
   fields: {
+    cloud_account_count: f.count('cloud.cloudaccount', 'provider'),
     device_type_count: f.count('dcim.devicetype', 'manufacturer'),
     inventory_item_count: f.count('dcim.inventoryitem', 'manufacturer'),
     platform_count: f.count('dcim.platform', 'manufacturer'),

@@ -7,7 +7,13 @@ import { allocatedWithinMaximum, deviceBayTemplateOnParent, interfaceSpeedDuplex
 /** A column value as display text; null and undefined become ''. */
 const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
 
-/** Templates render `notes_url` right after the common head keys, as the reference does. */
+/**
+ * Templates take no notes (the reference's component templates have no notes route), yet render
+ * `notes_url`, always null, right after the common head keys, as the reference does.
+ */
+const NO_NOTES = f.computed({ options_type: 'field' });
+
+/** The common head keys of templates, then `notes_url`. */
 const TEMPLATE_HEAD = ['id', 'object_type', 'display', 'url', 'natural_slug', 'notes_url'];
 
 /** Component display: the name, with the label in parentheses when one is set. */
@@ -18,8 +24,9 @@ export const consolePortTemplate = defineModel({
   app: 'dcim', model: 'consoleporttemplate', verbose_name: 'console port template', verbose_name_plural: 'console port templates', path: 'console-port-templates',
   base: 'organizational',
   change_related: ['device_type', 'module_type'],
-  features: ['dynamic_groups', 'contacts', 'metadata'],
+  features: ['dynamic_groups', 'contacts', 'metadata', '-notes'],
   fields: {
+    notes_url: NO_NOTES,
     type: f.choice(ConsolePortTypeChoices, { default: '', options_type: 'field' }),
     name: f.string({ max_length: 255, required: true }),
     _name: f.naturalOrder('name'),
@@ -42,8 +49,9 @@ export const consoleServerPortTemplate = defineModel({
   app: 'dcim', model: 'consoleserverporttemplate', verbose_name: 'console server port template', verbose_name_plural: 'console server port templates', path: 'console-server-port-templates',
   base: 'organizational',
   change_related: ['device_type', 'module_type'],
-  features: ['dynamic_groups', 'contacts', 'metadata'],
+  features: ['dynamic_groups', 'contacts', 'metadata', '-notes'],
   fields: {
+    notes_url: NO_NOTES,
     type: f.choice(ConsolePortTypeChoices, { default: '', options_type: 'field' }),
     name: f.string({ max_length: 255, required: true }),
     _name: f.naturalOrder('name'),
@@ -66,8 +74,9 @@ export const powerPortTemplate = defineModel({
   app: 'dcim', model: 'powerporttemplate', verbose_name: 'power port template', verbose_name_plural: 'power port templates', path: 'power-port-templates',
   base: 'organizational',
   change_related: ['device_type', 'module_type'],
-  features: ['dynamic_groups', 'contacts', 'metadata'],
+  features: ['dynamic_groups', 'contacts', 'metadata', '-notes'],
   fields: {
+    notes_url: NO_NOTES,
     type: f.choice(PowerPortTypeChoices, { default: '', options_type: 'field' }),
     name: f.string({ max_length: 255, required: true }),
     _name: f.naturalOrder('name'),
@@ -93,8 +102,9 @@ export const powerOutletTemplate = defineModel({
   app: 'dcim', model: 'poweroutlettemplate', verbose_name: 'power outlet template', verbose_name_plural: 'power outlet templates', path: 'power-outlet-templates',
   base: 'organizational',
   change_related: ['device_type', 'module_type'],
-  features: ['dynamic_groups', 'contacts', 'metadata'],
+  features: ['dynamic_groups', 'contacts', 'metadata', '-notes'],
   fields: {
+    notes_url: NO_NOTES,
     type: f.choice(PowerOutletTypeChoices, { default: '', options_type: 'field' }),
     feed_leg: f.choice(PowerOutletFeedLegChoices, { default: '', options_type: 'field' }),
     name: f.string({ max_length: 255, required: true }),
@@ -119,8 +129,9 @@ export const interfaceTemplate = defineModel({
   app: 'dcim', model: 'interfacetemplate', verbose_name: 'interface template', verbose_name_plural: 'interface templates', path: 'interface-templates',
   base: 'organizational',
   change_related: ['device_type', 'module_type'],
-  features: ['dynamic_groups', 'contacts', 'metadata'],
+  features: ['dynamic_groups', 'contacts', 'metadata', '-notes'],
   fields: {
+    notes_url: NO_NOTES,
     type: f.choice(InterfaceTypeChoices, { required: true, options_type: 'field' }),
     name: f.string({ max_length: 255, required: true }),
     _name: f.naturalOrder('name', 'interface'),
@@ -146,8 +157,9 @@ export const frontPortTemplate = defineModel({
   app: 'dcim', model: 'frontporttemplate', verbose_name: 'front port template', verbose_name_plural: 'front port templates', path: 'front-port-templates',
   base: 'organizational',
   change_related: ['device_type', 'module_type'],
-  features: ['dynamic_groups', 'contacts', 'metadata'],
+  features: ['dynamic_groups', 'contacts', 'metadata', '-notes'],
   fields: {
+    notes_url: NO_NOTES,
     type: f.choice(PortTypeChoices, { required: true, options_type: 'field' }),
     name: f.string({ max_length: 255, required: true }),
     _name: f.naturalOrder('name'),
@@ -172,8 +184,9 @@ export const rearPortTemplate = defineModel({
   app: 'dcim', model: 'rearporttemplate', verbose_name: 'rear port template', verbose_name_plural: 'rear port templates', path: 'rear-port-templates',
   base: 'organizational',
   change_related: ['device_type', 'module_type'],
-  features: ['dynamic_groups', 'contacts', 'metadata'],
+  features: ['dynamic_groups', 'contacts', 'metadata', '-notes'],
   fields: {
+    notes_url: NO_NOTES,
     type: f.choice(PortTypeChoices, { required: true, options_type: 'field' }),
     name: f.string({ max_length: 255, required: true }),
     _name: f.naturalOrder('name'),
@@ -197,8 +210,9 @@ export const deviceBayTemplate = defineModel({
   app: 'dcim', model: 'devicebaytemplate', verbose_name: 'device bay template', verbose_name_plural: 'device bay templates', path: 'device-bay-templates',
   base: 'organizational',
   change_related: 'device_type',
-  features: ['dynamic_groups', 'contacts', 'metadata'],
+  features: ['dynamic_groups', 'contacts', 'metadata', '-notes'],
   fields: {
+    notes_url: NO_NOTES,
     name: f.string({ max_length: 255, required: true }),
     _name: f.naturalOrder('name'),
     label: f.string({ max_length: 255, default: '' }),
@@ -219,8 +233,9 @@ export const moduleBayTemplate = defineModel({
   app: 'dcim', model: 'modulebaytemplate', verbose_name: 'module bay template', verbose_name_plural: 'module bay templates', path: 'module-bay-templates',
   base: 'organizational',
   change_related: ['device_type', 'module_type'],
-  features: ['dynamic_groups', 'contacts', 'metadata'],
+  features: ['dynamic_groups', 'contacts', 'metadata', '-notes'],
   fields: {
+    notes_url: NO_NOTES,
     name: f.string({ max_length: 255, required: true }),
     _name: f.naturalOrder('name'),
     position: f.string({ max_length: 255, default: '' }),

@@ -1,0 +1,96 @@
+import { listRows } from '../../../ops/read.js';
+import { serialize } from '../../../ops/serialize/index.js';
+import type { Row } from '../../../core/registry/types.js';
+import type { RequestContext, Services } from '../../../ops/services.js';
+
+export type Face = 'front' | 'rear';
+const FACE_LABEL: Record<Face, string> = { front: 'Front', rear: 'Rear' };
+
+/** One rack unit of an elevation; `device` and `reservation` are for the web interface (the API renders the reference's four keys). */
+export type RackUnit = {
+  id: number;
+  name: string;
+  face: { value: Face; label: string };
+  occupied: boolean;
+  device: { id: string; display: string; height: number; bottom: number } | null;
+  reservation: { id: string; description: string } | null;
+};
+
+/** Unit numbers top to bottom as the reference lists them (ascending when the rack counts downwards). */
+function unitNumbers(rack: Row): number[] {
+  const height = Number(rack.u_height ?? 0);
+  const up = Array.from({ length: height }, (_, i) => i + 1);
+  return rack.desc_units ? up : up.reverse();
+}
+
+/**
+ * The rack's units on one face (the reference's Rack.get_rack_units, expanded): every unit a
+ * device with a position takes on that face (or through the rack, full depth) is occupied; the
+ * device is named only when the user may view it. Reserved units carry their reservation.
+ */
+export async function rackUnits(services: Services, rc: RequestContext, rack: Row, opts: { face: Face; exclude?: string }): Promise<RackUnit[]> {
+  const devices = services.registry.get('dcim.device');
+  const types = services.registry.get('dcim.devicetype');
+  const col = (model: typeof devices, name: string) => model.fieldMap.get(name)?.column as string;
+  const placed = await services.dialect.db.selectFrom(`${devices.table} as d`).innerJoin(`${types.table} as t`, 't.id', `d.${col(devices, 'device_type')}`)
+    .select([`d.id as id`, `d.${col(devices, 'position')} as position`, `d.${col(devices, 'face')} as face`, `t.${col(types, 'u_height')} as u_height`, `t.${col(types, 'is_full_depth')} as full_depth`])
+    .where(`d.${col(devices, 'rack')}`, '=', rack.id).where(`d.${col(devices, 'position')}`, '>', 0).where(`t.${col(types, 'u_height')}`, '>', 0).execute();
+  const onFace = placed.filter((d) => String(d.id) !== opts.exclude && (d.face === opts.face || services.dialect.decode('boolean', d.full_depth)));
+  const visible = await listRows(services, rc, devices, { params: new Map([['rack', [rack.id]]]), limit: null, offset: 0 }).catch(() => ({ rows: [] as Row[] }));
+  const shown = await serialize(services, services.dialect.db, devices, visible.rows.filter((r) => onFace.some((d) => String(d.id) === r.id)), { depth: 0, baseUrl: rc.baseUrl, omitCounts: true });
+  const names = new Map(shown.map((d) => [String((d as Row).id), String((d as Row).display)]));
+  const units = new Map<number, RackUnit>(unitNumbers(rack).map((u) => [u, { id: u, name: `U${u}`, face: { value: opts.face, label: FACE_LABEL[opts.face] }, occupied: false, device: null, reservation: null }]));
+  for (const d of onFace) {
+    const bottom = Number(d.position);
+    const height = Number(d.u_height);
+    for (let u = bottom; u < bottom + height; u += 1) {
+      const unit = units.get(u);
+      if (!unit) continue;
+      unit.occupied = true;
+      const name = names.get(String(d.id));
+      if (name !== undefined) unit.device = { id: String(d.id), display: name, height, bottom };
+    }
+  }
+  const reservations = services.registry.get('dcim.rackreservation');
+  const held = await listRows(services, rc, reservations, { params: new Map([['rack', [rack.id]]]), limit: null, offset: 0 }).catch(() => ({ rows: [] as Row[] }));
+  for (const r of held.rows) for (const u of (Array.isArray(r.units) ? r.units : []) as number[]) {
+    const unit = units.get(Number(u));
+    if (unit) unit.reservation = { id: r.id, description: String(r.description ?? '') };
+  }
+  return [...units.values()];
+}
+
+/** A unit as the reference's RackUnitSerializer renders it. */
+export function unitBody(unit: RackUnit): Record<string, unknown> {
+  return { id: unit.id, name: unit.name, face: unit.face, occupied: unit.occupied };
+}
+
+const esc = (t: string) => t.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+/**
+ * The elevation as an SVG drawing: one row per unit (top first), free, reserved or occupied;
+ * a device is one box over the units it takes, linking to its page (`deviceUrl`).
+ */
+export function elevationSvg(units: RackUnit[], opts: { unitWidth: number; unitHeight: number; legendWidth: number; title: string; deviceUrl: (id: string) => string }): string {
+  const { unitWidth: w, unitHeight: h, legendWidth: lw } = opts;
+  const height = units.length * h;
+  const rowOf = new Map(units.map((u, i) => [u.id, i]));
+  const parts: string[] = [];
+  units.forEach((u, i) => {
+    const y = i * h;
+    const state = u.occupied ? 'occupied' : u.reservation ? 'reserved' : 'free';
+    parts.push(`<text x="${lw - 6}" y="${y + h / 2 + 4}" text-anchor="end">${u.id}</text>`);
+    if (!u.occupied) parts.push(`<rect class="unit ${state}" x="${lw}" y="${y}" width="${w}" height="${h}"><title>${esc(`${u.name}: ${u.reservation ? `reserved${u.reservation.description ? ` (${u.reservation.description})` : ''}` : 'free'}`)}</title></rect>${u.reservation ? `<text x="${lw + 6}" y="${y + h / 2 + 4}">${esc(`Reserved${u.reservation.description ? `: ${u.reservation.description}` : ''}`)}</text>` : ''}`);
+    else if (!u.device) parts.push(`<rect class="unit occupied" x="${lw}" y="${y}" width="${w}" height="${h}"><title>${u.name}: occupied</title></rect>`);
+  });
+  const drawn = new Set<string>();
+  for (const u of units) {
+    if (!u.device || drawn.has(u.device.id)) continue;
+    drawn.add(u.device.id);
+    const rows = Array.from({ length: u.device.height }, (_, k) => rowOf.get(u.device!.bottom + k)).filter((r): r is number => r !== undefined);
+    const top = Math.min(...rows) * h;
+    const boxHeight = rows.length * h;
+    parts.push(`<a href="${esc(opts.deviceUrl(u.device.id))}"><rect class="unit occupied" x="${lw}" y="${top}" width="${w}" height="${boxHeight}"><title>${esc(u.device.display)}</title></rect><text x="${lw + w / 2}" y="${top + boxHeight / 2 + 4}" text-anchor="middle">${esc(u.device.display)}</text></a>`);
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="rack" width="${lw + w + 2}" height="${height + 2}" viewBox="-1 -1 ${lw + w + 2} ${height + 2}" role="img" aria-label="${esc(opts.title)}">${parts.join('')}</svg>`;
+}
