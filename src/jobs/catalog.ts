@@ -78,6 +78,18 @@ export async function importModule(file: string): Promise<Record<string, unknown
   return (await import(url.href)) as Record<string, unknown>;
 }
 
+/** The variables a receiver gets from the service (the reference's JobHookReceiver / JobButtonReceiver). */
+const RECEIVER_VARIABLES = {
+  job_hook: { object_change: { type: 'ObjectVar', model: 'extras.objectchange' } },
+  job_button: { object_pk: { type: 'StringVar' }, object_model_name: { type: 'StringVar' } },
+} as const;
+
+/** A definition with its receiver variables added (a receiver need not declare them). */
+export function withReceiverVariables(def: JobDefinition): JobDefinition {
+  if (!def.receiver) return def;
+  return { ...def, variables: { ...RECEIVER_VARIABLES[def.receiver], ...def.variables } } as JobDefinition;
+}
+
 /** The jobs one module exports, in export order; throws on an invalid definition. */
 export function jobsOfModule(moduleName: string, exports: Record<string, unknown>, file?: string): FoundJob[] {
   const jobs: FoundJob[] = [];
@@ -85,7 +97,7 @@ export function jobsOfModule(moduleName: string, exports: Record<string, unknown
     if (!isJobDefinition(value)) continue;
     const error = definitionError(name, value);
     if (error) throw new Error(error);
-    jobs.push({ module_name: moduleName, job_class_name: name, definition: value, file });
+    jobs.push({ module_name: moduleName, job_class_name: name, definition: withReceiverVariables(value), file });
   }
   return jobs;
 }

@@ -103,7 +103,8 @@ export async function executeJob(services: Services, run: JobRun): Promise<void>
     if (!found) throw new RunRefused(`Job class not found for class path ${job.module_name}.${job.job_class_name}`);
     const rc: RequestContext = { actor: await jobActor(services, user), requestId: run.jobResultId, baseUrl: run.baseUrl, routeName: `${job.module_name}.${job.job_class_name}`, changeContext: found.definition.receiver === 'job_hook' ? 'job-hook' : 'job' };
     const ops = buildJobOps(services, rc);
-    const data = await resolveObjects(found.definition, run.data, ops);
+    // Input objects are read as the reference deserializes them: by id, whatever the user may view.
+    const data = await resolveObjects(found.definition, run.data, buildJobOps(services, { ...rc, actor: null }));
     await logger.info('Running job', { grouping: 'initialization', object: { display: String(job.name) } });
     const softLimit = Number(job.soft_time_limit) || services.config.jobs.softTimeLimit;
     const timer = setTimeout(() => soft.abort(new Error(`SoftTimeLimitExceeded(${softLimit},)`)), softLimit * 1000);

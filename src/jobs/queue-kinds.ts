@@ -1,5 +1,6 @@
 import { JOB_KIND, runnerFor, settleDispatch, stopJobs } from './dispatch.js';
 import { markDone } from './results.js';
+import { enqueueJobHooks } from './job-hooks.js';
 import { FINAL_STATES } from './results.js';
 import type { QueueRunner } from '../queue/index.js';
 import type { OutboxSubscriber } from '../events/publisher.js';
@@ -37,5 +38,5 @@ async function runJobRow(services: Services, run: JobRun, attempt: number, signa
 /** Registers the job kind on a queue runner; returns the outbox subscribers of jobs (job hooks). */
 export function registerJobKinds(runner: QueueRunner, services: Services): OutboxSubscriber[] {
   runner.handle(JOB_KIND, (payload: JobRun, ctx) => runJobRow(ctx.services, payload, ctx.attempt, ctx.signal));
-  return [];
+  return [(changes, exec) => enqueueJobHooks(services, changes, exec)];
 }

@@ -98,6 +98,7 @@ export async function registerJobs(services: Services, found: FoundJob[], manage
     const existing = (await trx.selectFrom(model.table).selectAll().execute()).map((r) => services.store.decode(model, r));
     const byPath = new Map(existing.map((r) => [`${r.module_name}:${r.job_class_name}`, r]));
     const stamp = toIsoMicro(new Date());
+    const names = new Set(existing.map((r) => String(r.name)));
     for (const job of found) {
       const declared = { ...declaredFields(job), task_queues: queueNames(job) };
       const queueIds = queueNames(job).map((n) => queues.get(n)!);
@@ -109,6 +110,10 @@ export async function registerJobs(services: Services, found: FoundJob[], manage
         if (!row.job_queues_override && 'task_queues' in changes) await setJobQueues(services, trx, row.id, queueIds);
         continue;
       }
+      // Job names are unique: a second job declaring a taken name is not registered (rather than failing the start).
+      const name = String(declaredFields(job).name);
+      if (names.has(name)) continue;
+      names.add(name);
       const id = randomUUID();
       const falses = Object.fromEntries(model.columns.filter((c) => c.column?.endsWith('_override')).map((c) => [c.column, false]));
       await services.store.insert(trx, model, [{ id, module_name: job.module_name, job_class_name: job.job_class_name, ...falses, ...declared, enabled: isSystemModule(job.module_name), default_job_queue_id: queueIds[0], created: stamp, last_updated: stamp, _custom_field_data: {} }]);

@@ -1,4 +1,7 @@
-import { MethodNotAllowedError, NotFoundError } from '../core/errors.js';
+import { NotFoundError, PermissionDeniedError } from '../core/errors.js';
+import { hasModelPermission } from '../ops/permissions.js';
+import { createAndDispatch } from './dispatch.js';
+import { createJobResult } from './results.js';
 import { toRowId } from '../core/registry/row-id.js';
 import { and } from '../db/query/sql-helpers.js';
 import { requirePermission } from '../ops/permissions.js';
@@ -8,17 +11,18 @@ import { sendJson } from '../api/crud/respond.js';
 import { serializeOptions } from '../api/crud/query.js';
 import { queryParams, toRequestContext } from '../api/request-context.js';
 import { parseRunInput } from './run-input.js';
-import { runJob } from './run-job.js';
+import { requireWorker, runJob } from './run-job.js';
 import { crontabError } from './crontab.js';
 import { loadJob } from './sources.js';
 import { describeVariable } from './variables.js';
+import { registerActionRoute } from './action-route.js';
+import { JOB_DOCS } from './openapi.js';
 import { contentTypeOf, fileBytes } from './files.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ResolvedModel, Row } from '../core/registry/types.js';
+import type { Row } from '../core/registry/types.js';
 import type { Action } from '../ops/permissions.js';
 import type { RequestContext, Services } from '../ops/services.js';
 
-const VERB_ACTION: Record<string, Action> = { GET: 'view', HEAD: 'view', POST: 'add', PUT: 'change', PATCH: 'change', DELETE: 'delete' };
 
 /**
  * The job a detail path names: by id, or by name where the segment is no id (the reference's
@@ -31,13 +35,6 @@ async function findJob(services: Services, rc: RequestContext, key: string, acti
   const raw = await services.dialect.db.selectFrom(model.table).selectAll(model.table).where(and([where, (eb) => eb(`${model.table}.name`, '=', key)])).executeTakeFirst();
   if (!raw) throw notFound(model);
   return services.store.decode(model, raw);
-}
-
-/** Other methods on an action route: the permission their verb needs first (403), then 405. */
-function refuse(services: Services, req: FastifyRequest, model: ResolvedModel, allow: string): never {
-  const action = VERB_ACTION[req.method];
-  if (action && req.actor) requirePermission(services, req.actor, action, model);
-  throw new MethodNotAllowedError(req.method, allow);
 }
 
 async function variables(services: Services, req: FastifyRequest, reply: FastifyReply) {
@@ -78,14 +75,28 @@ async function download(services: Services, req: FastifyRequest, reply: FastifyR
     .header('Content-Disposition', `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"`).send(fileBytes(row));
 }
 
-/** Routes of jobs beyond CRUD: variables/, run/ (by id or name) and a job result's logs/. */
+/** `git-repositories/{id}/sync/`: runs the system job Git Repository: Sync for the repository (the change permission on repositories needed). */
+async function sync(services: Services, req: FastifyRequest, reply: FastifyReply) {
+  if (req.actor && !hasModelPermission(services, req.actor, 'change', 'extras.gitrepository')) throw new PermissionDeniedError('This user does not have permission to make changes to Git repositories.');
+  await requireWorker(services, 'default');
+  const rc = toRequestContext(req, 'extras-api:gitrepository-sync');
+  const repositories = services.registry.get('extras.gitrepository');
+  const id = toRowId(repositories, (req.params as { key: string }).key);
+  const repo = id ? await services.store.byId(services.dialect.db, repositories, id) : undefined;
+  if (!repo) throw notFound(repositories);
+  const [job] = await services.store.where(services.dialect.db, services.registry.get('extras.job'), { module_name: 'nautobot.core.jobs', job_class_name: 'GitRepositorySync' });
+  const data = { repository: repo.id };
+  const result = await createAndDispatch(services, (exec) => createJobResult(services, exec, { job, userId: rc.actor?.id ?? null, data, queue: 'default' }), { data, baseUrl: rc.baseUrl, timeLimit: Number(job.time_limit) || services.config.jobs.timeLimit });
+  const opts = serializeOptions(queryParams(req), rc.baseUrl, { method: 'GET' });
+  const rendered = (await serialize(services, services.dialect.db, services.registry.get('extras.jobresult'), [result], opts))[0];
+  return sendJson(reply, 200, { message: `Repository ${String(repo.name)} sync job added to queue.`, job_result: rendered });
+}
+
+/** Routes of jobs beyond CRUD: variables/, run/ (by id or name), a job result's logs/, a file proxy's download/. */
 export function registerJobRoutes(app: FastifyInstance, services: Services): void {
-  const job = services.registry.get('extras.job');
-  const result = services.registry.get('extras.jobresult');
-  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-  app.route({ method: [...methods], url: '/api/extras/jobs/:key/variables/', handler: (req, reply) => (req.method === 'GET' || req.method === 'HEAD' ? variables(services, req, reply) : refuse(services, req, job, 'GET, HEAD, OPTIONS')) });
-  app.route({ method: [...methods], url: '/api/extras/jobs/:key/run/', handler: (req, reply) => (req.method === 'POST' ? run(services, req, reply) : refuse(services, req, job, 'POST, OPTIONS')) });
-  const proxy = services.registry.get('extras.fileproxy');
-  app.route({ method: [...methods], url: '/api/extras/file-proxies/:key/download/', handler: (req, reply) => (req.method === 'GET' || req.method === 'HEAD' ? download(services, req, reply) : refuse(services, req, proxy, 'GET, HEAD, OPTIONS')) });
-  app.route({ method: [...methods], url: '/api/extras/job-results/:key/logs/', handler: (req, reply) => (req.method === 'GET' || req.method === 'HEAD' ? logs(services, req, reply) : refuse(services, req, result, 'GET, HEAD, OPTIONS')) });
+  registerActionRoute(app, services, { url: '/api/extras/jobs/:key/variables/', model: 'extras.job', name: 'Variables', doc: JOB_DOCS.variables, get: variables });
+  registerActionRoute(app, services, { url: '/api/extras/jobs/:key/run/', model: 'extras.job', name: 'Run', doc: JOB_DOCS.run, post: run });
+  registerActionRoute(app, services, { url: '/api/extras/job-results/:key/logs/', model: 'extras.jobresult', name: 'Logs', doc: JOB_DOCS.logs, get: logs });
+  registerActionRoute(app, services, { url: '/api/extras/git-repositories/:key/sync/', model: 'extras.gitrepository', name: 'Sync', doc: JOB_DOCS.sync, post: sync });
+  registerActionRoute(app, services, { url: '/api/extras/file-proxies/:key/download/', model: 'extras.fileproxy', name: 'Download', doc: JOB_DOCS.download, get: download });
 }

@@ -9,6 +9,8 @@ import { sendJson } from '../api/crud/respond.js';
 import { serializeOptions } from '../api/crud/query.js';
 import { queryParams, toRequestContext } from '../api/request-context.js';
 import { createAndDispatch } from './dispatch.js';
+import { registerActionRoute } from './action-route.js';
+import { JOB_DOCS } from './openapi.js';
 import { createJobResult } from './results.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Row } from '../core/registry/types.js';
@@ -82,23 +84,10 @@ async function dryRun(services: Services, req: FastifyRequest, reply: FastifyRep
   return sendJson(reply, 200, await render(services, req, rc, 'extras.jobresult', result));
 }
 
-const VERB_ACTION: Record<string, Action> = { GET: 'view', HEAD: 'view', PUT: 'change', PATCH: 'change', DELETE: 'delete' };
-
-/** The scheduled jobs' approval actions (POST only; other verbs: their permission, then 405). */
+/** The scheduled jobs' approval actions (POST only). */
 export function registerScheduleRoutes(app: FastifyInstance, services: Services): void {
-  const model = services.registry.get('extras.scheduledjob');
-  const actions = { 'approve': approve, 'deny': deny, 'dry-run': dryRun };
-  for (const [path, handler] of Object.entries(actions)) {
-    app.route({
-      method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      url: `/api/extras/scheduled-jobs/:key/${path}/`,
-      handler: (req, reply) => {
-        if (req.method === 'POST') return handler(services, req, reply);
-        const action = VERB_ACTION[req.method];
-        if (action && req.actor) requirePermission(services, req.actor, action, model);
-        throw new MethodNotAllowedError(req.method, 'POST, OPTIONS');
-      },
-    });
-  }
+  const model = 'extras.scheduledjob';
+  registerActionRoute(app, services, { url: '/api/extras/scheduled-jobs/:key/approve/', model, name: 'Approve', doc: JOB_DOCS.approve, post: approve });
+  registerActionRoute(app, services, { url: '/api/extras/scheduled-jobs/:key/deny/', model, name: 'Deny', doc: JOB_DOCS.deny, post: deny });
+  registerActionRoute(app, services, { url: '/api/extras/scheduled-jobs/:key/dry-run/', model, name: 'Dry Run', doc: JOB_DOCS.dryRun, post: dryRun });
 }
-
