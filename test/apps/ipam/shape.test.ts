@@ -54,7 +54,11 @@ describe('IPAM objects against the wire captures', { skip: NO_REFERENCE }, () =>
       const ours = (await t.call('OPTIONS', `/api/ipam/${path}/`)).body.actions.POST;
       const theirs = wire(model).options.actions.POST as Record<string, Record<string, unknown>>;
       assert.deepEqual(Object.keys(ours).filter((k) => !EXTRA_OPTIONS[model].includes(k)), Object.keys(theirs));
-      for (const [key, meta] of Object.entries(theirs)) assert.deepEqual(ours[key], meta, key);
+      // The wire captures predate the recorded exchanges' help texts (tools/gen-help-texts.py): compare them where the capture has one.
+      for (const [key, meta] of Object.entries(theirs)) {
+        const { help_text: helpText, ...rest } = ours[key] as Record<string, unknown>;
+        assert.deepEqual('help_text' in meta ? ours[key] : rest, meta, `${key} (help_text ${String(helpText)})`);
+      }
     });
   }
 
