@@ -12,11 +12,11 @@ import { defaultToGlobal } from './namespace.js';
 import { parseIpInputs } from './ip-input.js';
 import { parsePrefixInputs } from './prefix-input.js';
 import { followAssignments, singleLocation } from './single-location.js';
-import { mirrorThrough } from './through-links.js';
+import { mirrorThrough } from '../shared/through-links.js';
 import { refreshIpVrfs } from './vrf-of-ip.js';
 import type { AppExtensions, ModelExtensions } from '../../ops/extensions.js';
 import type { LocationSpec } from './single-location.js';
-import type { ThroughLink } from './through-links.js';
+import type { ThroughLink } from '../shared/through-links.js';
 
 const PREFIX_LOCATIONS: LocationSpec = {
   through: 'ipam.prefixlocationassignment',

@@ -189,6 +189,7 @@ export function resolveModel(model: AuthoredModel): ResolvedModel {
     search: resolveSearch(model),
     rules: Object.freeze([...(model.rules ?? [])]),
     read_only: model.read_only ?? false,
+    deletable: model.deletable ?? !model.read_only,
     internal: model.internal ?? false,
     id_type: model.id_type ?? 'uuid',
     creatable: model.creatable ?? true,

@@ -54,6 +54,10 @@ export type AuthoredField = {
   count?: { model: string; field: string };
   /** OPTIONS `type` override. */
   options_type?: string;
+  /** OPTIONS `child` of a list or mapping field: how the reference describes one member. */
+  options_child?: Readonly<Record<string, unknown>>;
+  /** OPTIONS lists no choices for this content-type field (the reference describes it as a bare field). */
+  options_no_choices?: boolean;
   /** Not stored in the model table (derived, generic, m2m). Computed from the kind when absent. */
   help_text?: string;
   /** No generated filter for this field. */
@@ -196,6 +200,8 @@ export type AuthoredModel = {
   rules?: Rule[];
   /** Read-only endpoint (e.g. object changes). */
   read_only?: boolean;
+  /** A read-only endpoint whose objects may still be deleted, one at a time or in bulk (job results, scheduled jobs). */
+  deletable?: boolean;
   /**
    * Kept by the service but not served: no list/detail endpoints, API-root entry or OpenAPI
    * paths; still a table and a content type (reference `dcim.cablepath`).
@@ -276,6 +282,7 @@ export type ResolvedModel = Readonly<{
   search: readonly ResolvedSearch[] | null;
   rules: readonly Rule[];
   read_only: boolean;
+  deletable: boolean;
   internal: boolean;
   id_type: 'uuid' | 'integer';
   creatable: boolean;

@@ -110,7 +110,7 @@ export const device = defineModel({
     vc_priority: f.integer({ nullable: true, min_value: 0, max_value: 255, label: 'Virtual chassis priority' }),
     comments: f.text({ default: '' }),
     local_config_context_schema: f.fk('extras.configcontextschema', { nullable: true, on_delete: 'SET_NULL' }),
-    local_config_context_data_owner_content_type: f.contentType({ nullable: true }),
+    local_config_context_data_owner_content_type: f.contentType({ nullable: true, options_no_choices: true }),
     device_type: f.fk('dcim.devicetype', { required: true }),
     status: f.status({ required: true }),
     role: f.role({ required: true, nullable: false }),

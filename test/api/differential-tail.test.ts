@@ -1,0 +1,109 @@
+/**
+ * Differences the differential replay (../shared/reference/differential) found and that are
+ * fixed: content types in the reference's order, OPTIONS details, to-many fields backed by
+ * assignment models, both ends of the team-contact relation, deletable job results.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { create, makeApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+let site: any;
+let device: any;
+before(async () => {
+  t = await makeApp();
+  const type = await create(t, '/api/dcim/location-types/', { name: 'Site', content_types: ['dcim.device'] });
+  site = await create(t, '/api/dcim/locations/', { name: 'S1', location_type: type.id, status: 'Active' });
+  const manufacturer = await create(t, '/api/dcim/manufacturers/', { name: 'Acme' });
+  const deviceType = await create(t, '/api/dcim/device-types/', { model: 'Box', manufacturer: manufacturer.id });
+  const role = await create(t, '/api/extras/roles/', { name: 'Leaf', content_types: ['dcim.device'] });
+  device = await create(t, '/api/dcim/devices/', { name: 'd1', device_type: deviceType.id, role: role.id, location: site.id, status: 'Active' });
+});
+after(() => t.close());
+
+const choicesOf = async (path: string, field: string) => (await t.call('OPTIONS', path)).body.actions.POST[field].choices as { value: string; display: string }[];
+
+describe('content types as the reference orders them', () => {
+  it('should list content-type choices by display, upper case first', async () => {
+    const values = (await choicesOf('/api/extras/computed-fields/', 'content_type')).map((c) => c.value);
+    assert.ok(values.indexOf('extras.gitrepository') < values.indexOf('extras.configcontextschema'));
+    assert.ok(values.indexOf('ipam.vlan') < values.indexOf('ipam.namespace'));
+  });
+
+  it("should offer every content type of the reference for a note's object type, by its own app label", async () => {
+    const choices = await choicesOf('/api/extras/notes/', 'assigned_object_type');
+    assert.equal(choices.length, 165);
+    assert.deepEqual(choices.slice(0, 3).map((c) => c.display), ['admin | log entry', 'aggregate', 'auth | group']);
+  });
+
+  it("should list a tag's content types in the reference's id order", async () => {
+    const tag = await create(t, '/api/extras/tags/', { name: 'gold', content_types: ['dcim.location', 'dcim.device', 'ipam.prefix', 'ipam.ipaddress'] });
+    assert.deepEqual(tag.content_types, ['dcim.device', 'ipam.ipaddress', 'ipam.prefix', 'dcim.location']);
+    assert.deepEqual((await t.call('GET', `/api/extras/tags/${tag.id}/`)).body.content_types, tag.content_types);
+  });
+});
+
+describe('OPTIONS details', () => {
+  it('should write 64-bit integer limits exactly', async () => {
+    const raw = (await t.call('OPTIONS', '/api/extras/custom-fields/')).raw;
+    assert.match(raw, /"min_value":-9223372036854775808,"max_value":9223372036854775807/);
+  });
+
+  it('should describe the members of list fields and leave choices off an owner content type', async () => {
+    const post = (await t.call('OPTIONS', '/api/dcim/controllers/')).body.actions.POST;
+    assert.deepEqual(post.capabilities.child, { type: 'field', required: false, read_only: false, choices: [{ value: 'wireless', display: 'Wireless' }] });
+    assert.equal((await t.call('OPTIONS', '/api/ipam/services/')).body.actions.POST.ports.child.max_value, 65535);
+    assert.equal((await t.call('OPTIONS', '/api/dcim/devices/')).body.actions.POST.local_config_context_data_owner_content_type.choices, undefined);
+  });
+});
+
+describe('to-many fields backed by assignment models', () => {
+  it('should list a secrets group’s assignments as its secrets', async () => {
+    const group = await create(t, '/api/extras/secrets-groups/', { name: 'sg' });
+    const secret = await create(t, '/api/extras/secrets/', { name: 's', provider: 'environment-variable', parameters: { variable: 'X' } });
+    const assoc = await create(t, '/api/extras/secrets-groups-associations/', { secrets_group: group.id, secret: secret.id, access_type: 'Generic', secret_type: 'secret' });
+    const got = (await t.call('GET', `/api/extras/secrets-groups/${group.id}/`)).body;
+    assert.deepEqual(got.secrets.map((s: any) => [s.id, s.object_type]), [[assoc.id, 'extras.secretsgroupassociation']]);
+    await t.call('DELETE', `/api/extras/secrets-groups-associations/${assoc.id}/`);
+    assert.deepEqual((await t.call('GET', `/api/extras/secrets-groups/${group.id}/`)).body.secrets, []);
+  });
+
+  it('should list the interfaces assigned to a virtual device context', async () => {
+    const iface = await create(t, '/api/dcim/interfaces/', { device: device.id, name: 'eth9', type: 'virtual', status: 'Active' });
+    const vdc = await create(t, '/api/dcim/virtual-device-contexts/', { name: 'vdc', device: device.id, status: 'Active', identifier: 1 });
+    await create(t, '/api/dcim/interface-vdc-assignments/', { virtual_device_context: vdc.id, interface: iface.id });
+    assert.deepEqual((await t.call('GET', `/api/dcim/virtual-device-contexts/${vdc.id}/`)).body.interfaces.map((i: any) => i.id), [iface.id]);
+  });
+
+  it('should render the nested to-many fields of objects behind a to-many link (a VRF’s prefixes’ vrfs)', async () => {
+    const vrf = await create(t, '/api/ipam/vrfs/', { name: 'blue' });
+    const prefix = await create(t, '/api/ipam/prefixes/', { prefix: '10.9.0.0/24', status: 'Active' });
+    await create(t, '/api/ipam/vrf-prefix-assignments/', { vrf: vrf.id, prefix: prefix.id });
+    const got = (await t.call('GET', `/api/ipam/vrfs/${vrf.id}/?depth=1`)).body;
+    assert.deepEqual(got.prefixes[0].vrfs.map((v: any) => v.id), [vrf.id]);
+  });
+});
+
+describe('team contacts and contact teams are one relation', () => {
+  it('should show a team written with contacts on the contacts, and the other way round', async () => {
+    const c1 = await create(t, '/api/extras/contacts/', { name: 'c1' });
+    const c2 = await create(t, '/api/extras/contacts/', { name: 'c2' });
+    const team = await create(t, '/api/extras/teams/', { name: 't1', contacts: [c1.id] });
+    assert.deepEqual((await t.call('GET', `/api/extras/contacts/${c1.id}/`)).body.teams.map((x: any) => x.id), [team.id]);
+    assert.equal((await t.call('PATCH', `/api/extras/contacts/${c2.id}/`, { teams: [team.id] })).status, 200);
+    const members = (await t.call('GET', `/api/extras/teams/${team.id}/`)).body.contacts.map((x: any) => x.id).sort();
+    assert.deepEqual(members, [c1.id, c2.id].sort());
+    await t.call('PATCH', `/api/extras/teams/${team.id}/`, { contacts: [c2.id] });
+    assert.deepEqual((await t.call('GET', `/api/extras/contacts/${c1.id}/`)).body.teams, []);
+  });
+});
+
+describe('job results and scheduled jobs', () => {
+  it('should allow DELETE on their list and detail paths', async () => {
+    for (const path of ['/api/extras/job-results/', '/api/extras/scheduled-jobs/']) {
+      assert.equal((await t.call('GET', path)).headers.allow, 'GET, DELETE, HEAD, OPTIONS');
+      assert.equal((await t.call('POST', path, {})).status, 405);
+    }
+  });
+});
