@@ -107,3 +107,22 @@ describe('job results and scheduled jobs', () => {
     }
   });
 });
+
+describe('smaller differences', () => {
+  it('should accept a webhook to a public IPv4 address and refuse the metadata address', async () => {
+    const ok = await t.call('POST', '/api/extras/webhooks/', { name: 'wh', content_types: ['dcim.device'], type_create: true, payload_url: 'http://1.0.0.1/hook' });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+    const refused = await t.call('POST', '/api/extras/webhooks/', { name: 'wh2', content_types: ['dcim.device'], type_create: true, payload_url: 'http://169.254.169.254/' });
+    assert.equal(refused.status, 400);
+  });
+
+  it("should give a VRF-device assignment without a name its VRF's name and route distinguisher", async () => {
+    const vrf = await create(t, '/api/ipam/vrfs/', { name: 'red', rd: '65000:1' });
+    const assignment = await create(t, '/api/ipam/vrf-device-assignments/', { vrf: vrf.id, device: device.id });
+    assert.deepEqual([assignment.name, assignment.rd], ['red', '65000:1']);
+  });
+
+  it('should list config in the users API root', async () => {
+    assert.deepEqual(Object.keys((await t.call('GET', '/api/users/')).body), ['config', 'groups', 'permissions', 'tokens', 'users']);
+  });
+});
