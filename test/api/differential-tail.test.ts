@@ -126,3 +126,15 @@ describe('smaller differences', () => {
     assert.deepEqual(Object.keys((await t.call('GET', '/api/users/')).body), ['config', 'groups', 'permissions', 'tokens', 'users']);
   });
 });
+
+describe('protected delete', () => {
+  it('should name a dependent tree object by its own name, as the reference prints it', async () => {
+    const region = await create(t, '/api/dcim/location-types/', { name: 'Region' });
+    const room = await create(t, '/api/dcim/location-types/', { name: 'Room', parent: region.id });
+    const parent = await create(t, '/api/dcim/locations/', { name: 'P', location_type: region.id, status: 'Active' });
+    const child = await create(t, '/api/dcim/locations/', { name: 'C', location_type: room.id, status: 'Active', parent: parent.id });
+    const res = await t.call('DELETE', `/api/dcim/location-types/${room.id}/`);
+    assert.equal(res.status, 409);
+    assert.equal(res.body.detail, `Unable to delete object. 1 dependent objects were found: C (${child.id})`);
+  });
+});

@@ -190,6 +190,7 @@ export function resolveModel(model: AuthoredModel): ResolvedModel {
     rules: Object.freeze([...(model.rules ?? [])]),
     read_only: model.read_only ?? false,
     deletable: model.deletable ?? !model.read_only,
+    str_field: model.str_field ?? null,
     internal: model.internal ?? false,
     id_type: model.id_type ?? 'uuid',
     creatable: model.creatable ?? true,

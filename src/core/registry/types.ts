@@ -200,6 +200,8 @@ export type AuthoredModel = {
   rules?: Rule[];
   /** Read-only endpoint (e.g. object changes). */
   read_only?: boolean;
+  /** Column the reference's `str()` of an object prints where it differs from `display` (tree models print their own name; protected-delete messages use it). */
+  str_field?: string;
   /** A read-only endpoint whose objects may still be deleted, one at a time or in bulk (job results, scheduled jobs). */
   deletable?: boolean;
   /**
@@ -283,6 +285,7 @@ export type ResolvedModel = Readonly<{
   rules: readonly Rule[];
   read_only: boolean;
   deletable: boolean;
+  str_field: string | null;
   internal: boolean;
   id_type: 'uuid' | 'integer';
   creatable: boolean;

@@ -52,5 +52,6 @@ export const controllerManagedDeviceGroup = defineModel({
   natural_key: ['name'],
   ordering: ['weight'],
   display: treeDisplay,
+  str_field: 'name',
   rules: [parentNotDescendant, managedGroupFollowsParent],
 });
