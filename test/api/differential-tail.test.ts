@@ -138,3 +138,26 @@ describe('protected delete', () => {
     assert.equal(res.body.detail, `Unable to delete object. 1 dependent objects were found: C (${child.id})`);
   });
 });
+
+describe('more wire details', () => {
+  it("should word a JSON syntax error as the reference's parser does", async () => {
+    const res = await t.call('POST', '/api/dcim/locations/', '{"name": ', { headers: { 'content-type': 'application/json' } });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, { detail: 'JSON parse error - Expecting value: line 1 column 10 (char 9)' });
+  });
+
+  it('should record a change as "<app> | <model> <object> <action> by <user>", with path URLs in its snapshot and no id in its flat data', async () => {
+    const type = await create(t, '/api/dcim/location-types/', { name: 'Campus' });
+    const loc = await create(t, '/api/dcim/locations/', { name: 'L9', location_type: type.id, status: 'Active' });
+    const [change] = (await t.call('GET', `/api/extras/object-changes/?changed_object_id=${loc.id}`)).body.results;
+    assert.equal(change.display, 'dcim | location L9 created by admin');
+    assert.equal(change.object_data.id, undefined);
+    assert.equal(change.object_data_v2.url, `/api/dcim/locations/${loc.id}/`);
+    assert.equal(change.object_data_v2.location_type.url, `/api/dcim/location-types/${type.id}/`);
+  });
+
+  it('should name the lookup column of a model without a natural key of its own `pk` in CSV', async () => {
+    const res = await t.call('GET', '/api/ipam/prefixes/?format=csv');
+    assert.ok(res.raw.split('\n')[0].split(',').includes('vlan__pk'), res.raw.split('\n')[0]);
+  });
+});

@@ -48,6 +48,8 @@ export function findModel(services: Services, req: FastifyRequest): ResolvedMode
   const { app, path } = req.params as { app: string; path: string };
   const model = services.registry.byAppPath(app, path);
   if (!model) throw new NotFoundError('Not found.', { versioned: false });
+  // A model the reference serves with a plain DRF viewset answers without an API-Version header.
+  if (model.unversioned) req.apiVersion = '';
   return model;
 }
 

@@ -31,7 +31,8 @@ async function keyLookups(walk: Walk, model: ResolvedModel, levels: number, stac
   const out: string[] = [];
   for (const name of model.natural_key) {
     const field = model.fieldMap.get(name);
-    if (name === 'pk' || !field) { out.push(name); continue; }
+    // A model without a natural key of its own is keyed by its primary key, named `pk` as the reference names it.
+    if (name === 'pk' || name === 'id' || !field) { out.push(name === 'id' ? 'pk' : name); continue; }
     if (field.kind !== 'fk' || !field.to) { out.push(name); continue; }
     const inner = await relatedLookups(walk, model, field, levels, stack);
     out.push(...inner.map((l) => `${name}__${l}`));

@@ -191,6 +191,7 @@ export function resolveModel(model: AuthoredModel): ResolvedModel {
     read_only: model.read_only ?? false,
     deletable: model.deletable ?? !model.read_only,
     str_field: model.str_field ?? null,
+    unversioned: model.unversioned ?? false,
     internal: model.internal ?? false,
     id_type: model.id_type ?? 'uuid',
     creatable: model.creatable ?? true,

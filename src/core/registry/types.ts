@@ -200,6 +200,8 @@ export type AuthoredModel = {
   rules?: Rule[];
   /** Read-only endpoint (e.g. object changes). */
   read_only?: boolean;
+  /** Served as a plain DRF viewset in the reference: its answers carry no `API-Version` header (content types). */
+  unversioned?: boolean;
   /** Column the reference's `str()` of an object prints where it differs from `display` (tree models print their own name; protected-delete messages use it). */
   str_field?: string;
   /** A read-only endpoint whose objects may still be deleted, one at a time or in bulk (job results, scheduled jobs). */
@@ -286,6 +288,7 @@ export type ResolvedModel = Readonly<{
   read_only: boolean;
   deletable: boolean;
   str_field: string | null;
+  unversioned: boolean;
   internal: boolean;
   id_type: 'uuid' | 'integer';
   creatable: boolean;

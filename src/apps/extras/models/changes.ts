@@ -31,7 +31,7 @@ export const objectChange = defineModel({
   },
   natural_key: ['pk'],
   ordering: ['-time'],
-  display: (row) => `${row.changed_object_type} ${row.object_repr} ${({ create: 'created', update: 'updated', delete: 'deleted' } as Record<string, string>)[String(row.action)] ?? row.action} by ${row.user_name}`,
+  display: (row, ctx) => `${ctx.contentType(row.changed_object_type)} ${row.object_repr} ${({ create: 'created', update: 'updated', delete: 'deleted' } as Record<string, string>)[String(row.action)] ?? row.action} by ${row.user_name}`,
   search: ['user_name', 'object_repr'],
 });
 
