@@ -161,3 +161,19 @@ describe('more wire details', () => {
     assert.ok(res.raw.split('\n')[0].split(',').includes('vlan__pk'), res.raw.split('\n')[0]);
   });
 });
+
+describe('CSV lookup columns', () => {
+  it("should name a primary IP's namespace by the reference's path through its parent prefix", async () => {
+    const ns = await create(t, '/api/ipam/namespaces/', { name: 'ns-csv' });
+    await create(t, '/api/ipam/prefixes/', { prefix: '10.55.0.0/24', status: 'Active', namespace: ns.id });
+    const ip = await create(t, '/api/ipam/ip-addresses/', { address: '10.55.0.1/24', status: 'Active', namespace: ns.id });
+    const iface = await create(t, '/api/dcim/interfaces/', { device: device.id, name: 'mgmt0', type: 'virtual', status: 'Active' });
+    await create(t, '/api/ipam/ip-address-to-interface/', { ip_address: ip.id, interface: iface.id });
+    assert.equal((await t.call('PATCH', `/api/dcim/devices/${device.id}/`, { primary_ip4: ip.id })).status, 200);
+    const [head, row] = (await t.call('GET', `/api/dcim/devices/?id=${device.id}&format=csv`)).raw.trim().split('\n').map((l) => l.split(','));
+    const at = head.indexOf('primary_ip4__parent__namespace__name');
+    assert.ok(at >= 0, head.join(','));
+    assert.equal(row[at], 'ns-csv');
+    assert.equal(row[head.indexOf('primary_ip4__host')], '10.55.0.1');
+  });
+});

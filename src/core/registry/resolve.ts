@@ -192,6 +192,7 @@ export function resolveModel(model: AuthoredModel): ResolvedModel {
     deletable: model.deletable ?? !model.read_only,
     str_field: model.str_field ?? null,
     unversioned: model.unversioned ?? false,
+    natural_key_paths: Object.freeze({ ...(model.natural_key_paths ?? {}) }),
     internal: model.internal ?? false,
     id_type: model.id_type ?? 'uuid',
     creatable: model.creatable ?? true,

@@ -200,6 +200,11 @@ export type AuthoredModel = {
   rules?: Rule[];
   /** Read-only endpoint (e.g. object changes). */
   read_only?: boolean;
+  /**
+   * Natural-key fields the reference reads through another object, by their path there (an IP
+   * address's `namespace` is its parent prefix's: `parent__namespace`); CSV lookup columns name them so.
+   */
+  natural_key_paths?: Readonly<Record<string, string>>;
   /** Served as a plain DRF viewset in the reference: its answers carry no `API-Version` header (content types). */
   unversioned?: boolean;
   /** Column the reference's `str()` of an object prints where it differs from `display` (tree models print their own name; protected-delete messages use it). */
@@ -289,6 +294,7 @@ export type ResolvedModel = Readonly<{
   deletable: boolean;
   str_field: string | null;
   unversioned: boolean;
+  natural_key_paths: Readonly<Record<string, string>>;
   internal: boolean;
   id_type: 'uuid' | 'integer';
   creatable: boolean;
