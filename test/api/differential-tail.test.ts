@@ -170,10 +170,19 @@ describe('CSV lookup columns', () => {
     const iface = await create(t, '/api/dcim/interfaces/', { device: device.id, name: 'mgmt0', type: 'virtual', status: 'Active' });
     await create(t, '/api/ipam/ip-address-to-interface/', { ip_address: ip.id, interface: iface.id });
     assert.equal((await t.call('PATCH', `/api/dcim/devices/${device.id}/`, { primary_ip4: ip.id })).status, 200);
-    const [head, row] = (await t.call('GET', `/api/dcim/devices/?id=${device.id}&format=csv`)).raw.trim().split('\n').map((l) => l.split(','));
+    const [head, row] = (await t.call('GET', `/api/dcim/devices/?id=${device.id}&format=csv`)).raw.trim().split(/\r?\n/).map((l) => l.split(','));
     const at = head.indexOf('primary_ip4__parent__namespace__name');
     assert.ok(at >= 0, head.join(','));
     assert.equal(row[at], 'ns-csv');
     assert.equal(row[head.indexOf('primary_ip4__host')], '10.55.0.1');
+  });
+
+  it("should carry a prefix's VRFs in CSV as their ids, as the reference's serializer adds them", async () => {
+    const vrf = await create(t, '/api/ipam/vrfs/', { name: 'csv-vrf' });
+    const prefix = await create(t, '/api/ipam/prefixes/', { prefix: '10.66.0.0/24', status: 'Active' });
+    await create(t, '/api/ipam/vrf-prefix-assignments/', { vrf: vrf.id, prefix: prefix.id });
+    const [head, row] = (await t.call('GET', `/api/ipam/prefixes/?id=${prefix.id}&format=csv`)).raw.trim().split(/\r?\n/).map((l) => l.split(','));
+    assert.equal(head[head.length - 1], 'vrfs');
+    assert.equal(row[head.indexOf('vrfs')], vrf.id);
   });
 });
