@@ -186,3 +186,19 @@ describe('CSV lookup columns', () => {
     assert.equal(row[head.indexOf('vrfs')], vrf.id);
   });
 });
+
+describe('filters of fields that list assignments', () => {
+  it('should filter secrets groups by secret and redundancy groups by interface, not by assignment', async () => {
+    const group = await create(t, '/api/extras/secrets-groups/', { name: 'sg-filter' });
+    const secret = await create(t, '/api/extras/secrets/', { name: 's-filter', provider: 'environment-variable', parameters: { variable: 'Y' } });
+    await create(t, '/api/extras/secrets-groups-associations/', { secrets_group: group.id, secret: secret.id, access_type: 'Generic', secret_type: 'secret' });
+    assert.deepEqual((await t.call('GET', `/api/extras/secrets-groups/?secrets=${secret.id}`)).body.results.map((g: any) => g.id), [group.id]);
+    assert.deepEqual((await t.call('GET', '/api/extras/secrets-groups/?secrets=s-filter')).body.results.map((g: any) => g.id), [group.id]);
+    const iface = await create(t, '/api/dcim/interfaces/', { device: device.id, name: 'irg0', type: 'virtual', status: 'Active' });
+    const irg = await create(t, '/api/dcim/interface-redundancy-groups/', { name: 'irg-filter', protocol: 'hsrp', status: 'Active' });
+    const assoc = await create(t, '/api/dcim/interface-redundancy-group-associations/', { interface_redundancy_group: irg.id, interface: iface.id, priority: 100 });
+    const got = (await t.call('GET', `/api/dcim/interface-redundancy-groups/?interfaces=${iface.id}`)).body.results;
+    assert.deepEqual(got.map((g: any) => g.id), [irg.id]);
+    assert.deepEqual(got[0].interfaces.map((i: any) => [i.id, i.object_type]), [[assoc.id, 'dcim.interfaceredundancygroupassociation']]);
+  });
+});

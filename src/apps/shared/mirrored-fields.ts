@@ -6,6 +6,7 @@
  */
 import { mirrorThrough } from './through-links.js';
 import { mirrorReverse } from './reverse-links.js';
+import { derivedFilters } from './derived-filters.js';
 import type { AppExtensions } from '../../ops/extensions.js';
 
 const VRF_ASSIGNMENT = 'ipam.vrfdeviceassignment';
@@ -25,4 +26,9 @@ export const mirroredFieldExtensions: AppExtensions[] = [
     ]),
   },
   mirrorReverse({ model: 'extras.team', field: 'contacts' }, { model: 'extras.contact', field: 'teams' }),
+  // Fields listing assignments filter by the assigned objects, as the reference's filter sets.
+  derivedFilters({
+    'extras.secretsgroup': ['secrets=secrets_group_associations.secret'],
+    'dcim.interfaceredundancygroup': ['interfaces=interface_redundancy_group_associations.interface'],
+  }),
 ];
