@@ -27,6 +27,11 @@ function grow(needed: number): void {
   scratch = bigger;
 }
 
+/** Text that is already JSON (a serialized object): written as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
@@ -35,6 +40,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** Writes `value` as JSON.stringify would, opening arrays and plain objects down `levels` levels. */
 function writeValue(value: unknown, levels: number, inArray: boolean): void {
+  if (value instanceof JsonText) {
+    write(value.text);
+    return;
+  }
   if (levels > 0 && Array.isArray(value)) {
     write('[');
     for (let i = 0; i < value.length; i += 1) {

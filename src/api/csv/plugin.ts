@@ -48,8 +48,10 @@ export function errorToCsv(body: unknown): string {
 export function registerCsv(app: FastifyInstance, services: Services): void {
   app.addHook('preHandler', async (req) => convertCsvBody(services, req));
   app.addHook('onSend', async (req, reply, payload) => {
+    // Decoded only for an error to a CSV request: a success body (a whole page) is passed on untouched.
+    if (!req.wantsCsv || reply.statusCode < 400) return payload;
     const text = Buffer.isBuffer(payload) ? payload.toString() : payload;
-    if (!req.wantsCsv || reply.statusCode < 400 || typeof text !== 'string') return payload;
+    if (typeof text !== 'string') return payload;
     if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json') || text === '') return payload;
     reply.header('content-type', 'text/csv; charset=UTF-8');
     return errorToCsv(JSON.parse(text));
