@@ -6,6 +6,8 @@
  * buffer takes 0.35 ms (issue 22). The bytes are exactly JSON.stringify's.
  */
 
+import { JsonText } from './json-text.js';
+
 /** Scratch space reused by every call (the writing is synchronous); grown when a body needs more. */
 const INITIAL = 256 * 1024;
 /** Scratch grown past this for one very large body (a whole list as JSON) is let go afterwards, not kept for ever. */
@@ -25,11 +27,6 @@ function grow(needed: number): void {
   const bigger = Buffer.allocUnsafe(size);
   scratch.copy(bigger, 0, 0, used);
   scratch = bigger;
-}
-
-/** Text that is already JSON (a serialized object): written as it is. */
-export class JsonText {
-  constructor(readonly text: string) {}
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

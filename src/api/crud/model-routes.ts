@@ -1,5 +1,6 @@
 import { MethodNotAllowedError, NotFoundError } from '../../core/errors.js';
-import { JsonText, jsonBuffer } from '../../core/json-buffer.js';
+import { jsonBuffer } from '../../core/json-buffer.js';
+import { JsonText } from '../../core/json-text.js';
 import { bulkDelete, bulkUpdate, createObjects, deleteObject, updateObject } from '../../ops/crud.js';
 import { requirePermission } from '../../ops/permissions.js';
 import { getRow, listRows } from '../../ops/read.js';
