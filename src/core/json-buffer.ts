@@ -6,8 +6,6 @@
  * buffer takes 0.35 ms (issue 22). The bytes are exactly JSON.stringify's.
  */
 
-import { JsonText } from './json-text.js';
-
 /** Scratch space reused by every call (the writing is synchronous); grown when a body needs more. */
 const INITIAL = 256 * 1024;
 /** Scratch grown past this for one very large body (a whole list as JSON) is let go afterwards, not kept for ever. */
@@ -37,10 +35,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** Writes `value` as JSON.stringify would, opening arrays and plain objects down `levels` levels. */
 function writeValue(value: unknown, levels: number, inArray: boolean): void {
-  if (value instanceof JsonText) {
-    write(value.text);
-    return;
-  }
   if (levels > 0 && Array.isArray(value)) {
     write('[');
     for (let i = 0; i < value.length; i += 1) {

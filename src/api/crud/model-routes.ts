@@ -1,10 +1,9 @@
 import { MethodNotAllowedError, NotFoundError } from '../../core/errors.js';
 import { jsonBuffer } from '../../core/json-buffer.js';
-import { JsonText } from '../../core/json-text.js';
 import { bulkDelete, bulkUpdate, createObjects, deleteObject, updateObject } from '../../ops/crud.js';
 import { requirePermission } from '../../ops/permissions.js';
 import { getRow, listRows } from '../../ops/read.js';
-import { serialize, serializeJson, objectUrl } from '../../ops/serialize/index.js';
+import { serialize, objectUrl } from '../../ops/serialize/index.js';
 import { sendCsvList, sendCsvRows } from '../csv/respond-csv.js';
 import { buildOptions } from '../metadata/options.js';
 import { queryParams, requestGeneration, toRequestContext } from '../request-context.js';
@@ -58,21 +57,11 @@ function refuseMethod(ctx: Ctx, allow: string): never {
   throw new MethodNotAllowedError(ctx.req.method, allow);
 }
 
-function renderOptions(ctx: Ctx, opts: { omitCounts?: boolean }) {
+async function render(ctx: Ctx, rows: Row[], opts: { omitCounts?: boolean } = {}) {
   const params = queryParams(ctx.req);
   const rc = toRequestContext(ctx.req, '');
   const generation = readsOnly(ctx.req.method) ? requestGeneration(ctx.services.dialect, ctx.req) : undefined;
-  return { ...serializeOptions(params, rc.baseUrl, { method: ctx.req.method, generation }), ...opts };
-}
-
-async function render(ctx: Ctx, rows: Row[], opts: { omitCounts?: boolean } = {}) {
-  return serialize(ctx.services, ctx.services.dialect.db, ctx.model, rows, renderOptions(ctx, opts));
-}
-
-/** One object as its JSON text (a detail GET's body). */
-async function renderText(ctx: Ctx, row: Row): Promise<JsonText> {
-  const [text] = await serializeJson(ctx.services, ctx.services.dialect.db, ctx.model, [row], renderOptions(ctx, {}));
-  return new JsonText(text);
+  return serialize(ctx.services, ctx.services.dialect.db, ctx.model, rows, { ...serializeOptions(params, rc.baseUrl, { method: ctx.req.method, generation }), ...opts });
 }
 
 /** A GET body from the response cache, or rendered by `build` and kept there. */
@@ -97,7 +86,7 @@ async function listBody(ctx: Ctx) {
   const paging = parsePaging(params, ctx.services.config);
   const opts = serializeOptions(params, rc.baseUrl, { method: ctx.req.method, generation: requestGeneration(ctx.services.dialect, ctx.req) });
   const { count, rows } = await listRows(ctx.services, rc, ctx.model, { params, ...paging, sort: params.get('sort')?.at(-1) });
-  const results = (await serializeJson(ctx.services, ctx.services.dialect.db, ctx.model, rows, opts)).map((text) => new JsonText(text));
+  const results = await serialize(ctx.services, ctx.services.dialect.db, ctx.model, rows, opts);
   const links = pageLinks({ base: rc.baseUrl, path: new URL(ctx.req.url, 'http://x').pathname, params, count, ...paging });
   return { count, next: links.next, previous: links.previous, results };
 }
@@ -144,7 +133,7 @@ async function handleDetail(ctx: Ctx) {
   const params = queryParams(req);
   switch (req.method) {
     case 'GET': case 'HEAD': {
-      if (!req.wantsCsv) return cachedGet(ctx, async () => renderText(ctx, await getRow(services, rc, model, key, params, 'view', services.dialect.db)));
+      if (!req.wantsCsv) return cachedGet(ctx, async () => (await render(ctx, [await getRow(services, rc, model, key, params, 'view', services.dialect.db)]))[0]);
       const row = await getRow(services, rc, model, key, params, 'view', services.dialect.db);
       return sendCsvRows(services, req, reply, model, [row], { status: 200 });
     }

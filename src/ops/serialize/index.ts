@@ -1,6 +1,6 @@
 import { loadForSerialization } from './plan.js';
 import { reuseLoaded } from './preloaded.js';
-import { renderRows, renderRowsJson } from './render.js';
+import { renderRows } from './render.js';
 import type { Exec } from '../../db/store.js';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { Services } from '../services.js';
@@ -16,10 +16,4 @@ export { objectUrl } from './render.js';
 export async function serialize(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions) {
   const loaded = (await reuseLoaded(services, exec, model, rows, opts)) ?? (await loadForSerialization(services, exec, model, rows, opts));
   return renderRows(services, loaded, model, rows, opts);
-}
-
-/** `serialize`, each object given as its JSON text (JSON.stringify's bytes): for a response body, where nested objects are encoded once. */
-export async function serializeJson(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions): Promise<string[]> {
-  const loaded = (await reuseLoaded(services, exec, model, rows, opts)) ?? (await loadForSerialization(services, exec, model, rows, opts));
-  return renderRowsJson(services, loaded, model, rows, opts);
 }

@@ -11,19 +11,15 @@ export function objectUrl(baseUrl: string, model: ResolvedModel, id: string): st
 /** How one shown field turns a row into its value, chosen once per rendering (not per row). */
 type Emit = (row: Row, depth: number) => unknown;
 
-/** A shown field of a model in one rendering: its key, its key as JSON text with the colon, and its emitter. */
-type FieldPlan = { name: string; keyJson: string; emit: Emit };
+/** A shown field of a model in one rendering: its key and its emitter. */
+type FieldPlan = { name: string; emit: Emit };
 
 /**
  * One rendering: what was loaded, the options, the field plans per model, and the nested
  * objects already rendered (a related object shared by many rows is rendered once and the same
  * object is placed in each; nothing downstream mutates rendered objects).
  */
-type RenderState = {
-  services: Services; loaded: Loaded; opts: SerializeOptions; plans: Map<string, FieldPlan[]>; nested: Map<string, Record<string, unknown>>; nestedSet?: WeakSet<object>;
-  /** JSON text of the nested objects written so far (renderRowsJson): each is encoded once however many rows hold it. */
-  nestedJson?: Map<object, string>;
-};
+type RenderState = { services: Services; loaded: Loaded; opts: SerializeOptions; plans: Map<string, FieldPlan[]>; nested: Map<string, Record<string, unknown>>; nestedSet?: WeakSet<object> };
 
 /** Empty value of an overridable common field when its loader gave nothing for a row. */
 function computedDefault(name: string): () => unknown {
@@ -131,7 +127,7 @@ function fieldPlans(state: RenderState, model: ResolvedModel, top: boolean): Fie
   const id = `${model.id}|${top}`;
   let plans = state.plans.get(id);
   if (!plans) {
-    plans = model.fields.filter((field) => isShown(state, field, top)).map((field) => ({ name: field.name, keyJson: `${JSON.stringify(field.name)}:`, emit: emitterFor(state, model, field, top) }));
+    plans = model.fields.filter((field) => isShown(state, field, top)).map((field) => ({ name: field.name, emit: emitterFor(state, model, field, top) }));
     state.plans.set(id, plans);
   }
   return plans;
@@ -167,49 +163,6 @@ function renderState(services: Services, loaded: Loaded, opts: SerializeOptions,
 export function rowRenderer(services: Services, loaded: Loaded, model: ResolvedModel, opts: SerializeOptions): { render: (row: Row) => Record<string, unknown>; isNested: (value: object) => boolean } {
   const state = renderState(services, loaded, opts, true);
   return { render: (row) => renderObject(state, model, row, opts.depth, true), isNested: (value) => !!state.nestedSet?.has(value) };
-}
-
-/** JSON text of a value, exactly as JSON.stringify writes it inside an object (undefined: the key is left out); nested objects from their kept text. */
-function valueJson(state: RenderState, value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((item) => valueJson(state, item) ?? 'null').join(',')}]`;
-  if (!state.nestedSet?.has(value)) return JSON.stringify(value);
-  let text = state.nestedJson?.get(value);
-  if (text === undefined) {
-    text = objectJson(state, value as Record<string, unknown>);
-    state.nestedJson?.set(value, text);
-  }
-  return text;
-}
-
-/** JSON text of a rendered object (plain, no toJSON: what renderObject makes). */
-function objectJson(state: RenderState, object: Record<string, unknown>): string {
-  let text = '';
-  for (const key of Object.keys(object)) {
-    const value = valueJson(state, object[key]);
-    if (value !== undefined) text += `${text === '' ? '' : ','}${JSON.stringify(key)}:${value}`;
-  }
-  return `{${text}}`;
-}
-
-/** JSON text of a top-level row, written from its field plans without building the object first. */
-function rowJson(state: RenderState, model: ResolvedModel, row: Row, depth: number): string {
-  let text = '';
-  for (const plan of fieldPlans(state, model, true)) {
-    const value = valueJson(state, plan.emit(row, depth));
-    if (value !== undefined) text += `${text === '' ? '' : ','}${plan.keyJson}${value}`;
-  }
-  return `{${text}}`;
-}
-
-/**
- * Each row as the JSON text of its `renderRows` object (JSON.stringify's exact bytes), for a
- * response body: a related object rendered in full is encoded once per rendering, not once per
- * row that holds it (depth >= 1 pages repeat the same location, type, role... on every row).
- */
-export function renderRowsJson(services: Services, loaded: Loaded, model: ResolvedModel, rows: Row[], opts: SerializeOptions): string[] {
-  const state: RenderState = { ...renderState(services, loaded, opts, true), nestedJson: new Map() };
-  return rows.map((row) => rowJson(state, model, row, opts.depth));
 }
 
 export function renderRows(services: Services, loaded: Loaded, model: ResolvedModel, rows: Row[], opts: SerializeOptions) {
