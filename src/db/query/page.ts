@@ -26,13 +26,19 @@ function keyOf(q: PageQuery, part: string): string | undefined {
   return q.where === TRUE && q.shape ? `${q.shape}|${part}|${q.idsOnly ?? false}|${q.limit === null}|${q.offset > 0}` : undefined;
 }
 
-/** Runs `query`; under a `key` its SQL text is compiled once, and later runs bind `params`, which must be all its parameters. */
-async function run(exec: Exec, query: { compile(): CompiledQuery }, key: string | undefined, params: unknown[]): Promise<Raw[]> {
+type Compilable = { compile(): CompiledQuery };
+
+/**
+ * Runs `query`; under a `key` its SQL text is compiled once, and later runs bind `params`, which
+ * must be all its parameters. A query given as a function is only built when its text is not
+ * known yet (an unfiltered list page builds no query objects once its shape was seen).
+ */
+async function run(exec: Exec, query: Compilable | (() => Compilable), key: string | undefined, params: unknown[]): Promise<Raw[]> {
   const shapes = texts.get(exec) ?? new Map<string, string>();
   texts.set(exec, shapes);
   let text = key === undefined ? undefined : shapes.get(key);
   if (text === undefined) {
-    const compiled = query.compile();
+    const compiled = (typeof query === 'function' ? query() : query).compile();
     if (key === undefined || compiled.parameters.length !== params.length) return (await exec.executeQuery<Raw>(compiled)).rows;
     if (shapes.size >= 1000) shapes.clear();
     shapes.set(key, (text = compiled.sql));
@@ -46,10 +52,16 @@ function columns(q: PageQuery, from: Select): Select {
 }
 
 
+/** The parameters of a slice's LIMIT/OFFSET (none for all rows from the start). */
+function sliceParams(limit: number | null, offset: number): unknown[] {
+  if (limit !== null) return [limit, offset];
+  return offset > 0 ? [-1 >>> 1, offset] : [];
+}
+
 /** LIMIT/OFFSET of a slice (all rows from `offset` when `limit` is null) and their parameters. */
 function sliced(query: Select, limit: number | null, offset: number): [Select, unknown[]] {
-  if (limit !== null) return [query.limit(limit).offset(offset), [limit, offset]];
-  return offset > 0 ? [query.limit(-1 >>> 1).offset(offset), [-1 >>> 1, offset]] : [query, []];
+  const params = sliceParams(limit, offset);
+  return [params.length > 0 ? query.limit(params[0] as number).offset(offset) : query, params];
 }
 
 function countOf(q: PageQuery): Select {
@@ -58,8 +70,8 @@ function countOf(q: PageQuery): Select {
 
 /** The page and the total count, each in one statement (run concurrently). */
 async function plainPage(q: PageQuery): Promise<Page> {
-  const [select, params] = sliced(orderBy(columns(q, q.exec.selectFrom(q.model.table)).where(q.where), q.terms), q.limit, q.offset);
-  const [counted, rows] = await Promise.all([run(q.exec, countOf(q), keyOf(q, 'count'), []), run(q.exec, select, keyOf(q, 'page'), params)]);
+  const select = () => sliced(orderBy(columns(q, q.exec.selectFrom(q.model.table)).where(q.where), q.terms), q.limit, q.offset)[0];
+  const [counted, rows] = await Promise.all([run(q.exec, () => countOf(q), keyOf(q, 'count'), []), run(q.exec, select, keyOf(q, 'page'), sliceParams(q.limit, q.offset))]);
   return { count: Number(counted[0]?.n ?? 0), rows };
 }
 
@@ -99,8 +111,8 @@ async function fkLedPage(q: PageQuery, lead: OrderVia): Promise<Page> {
   const { exec, model } = q;
   const fk = col(model.table, lead.field.column as string);
   // Every count through an index (`count(fk)` would read the column of every row).
-  const targets = exec.selectFrom(lead.target.table).select(sql<number>`count(*)`.as('n'));
-  const counted = await run(exec, exec.selectNoFrom([countOf(q).as('n'), countOf(q).where(fk, 'is', null).as('z'), targets.as('t')]), keyOf(q, 'counts'), []);
+  const targets = () => exec.selectFrom(lead.target.table).select(sql<number>`count(*)`.as('n'));
+  const counted = await run(exec, () => exec.selectNoFrom([countOf(q).as('n'), countOf(q).where(fk, 'is', null).as('z'), targets().as('t')]), keyOf(q, 'counts'), []);
   const [total, unlinked, few] = [Number(counted[0]?.n ?? 0), Number(counted[0]?.z ?? 0), Number(counted[0]?.t ?? 0) <= FEW_TARGETS];
   const leading = q.terms.findIndex((t) => t.via?.field !== lead.field);
   const walk = { lead, byTarget: q.terms.slice(0, leading).map((t) => ({ expr: sql.ref(`t_lead.${(t.via as OrderVia).column}`), desc: t.desc })), rest: q.terms.slice(leading) };
