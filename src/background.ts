@@ -20,7 +20,7 @@ function registerKinds(runner: QueueRunner, services: Services): OutboxSubscribe
 /** Starts a runner and the publisher over `services`, woken after each commit of this process. */
 export async function startBackground(services: Services): Promise<Background> {
   const { queue } = services.config;
-  const runner = new QueueRunner(services, { concurrency: queue.concurrency, pollMs: queue.pollMs, leaseMs: queue.leaseMs });
+  const runner = new QueueRunner(services, { concurrency: queue.concurrency, pollMs: queue.pollMs, leaseMs: queue.leaseMs, graceMs: queue.stopGraceMs });
   const publisher = new OutboxPublisher(services, registerKinds(runner, services), queue.pollMs);
   const wake = () => {
     publisher.wake();

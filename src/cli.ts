@@ -6,6 +6,7 @@ import { migrate } from './db/schema/migrate.js';
 import { ensureToken, ensureUser } from './ops/bootstrap.js';
 import { buildServices } from './ops/build-services.js';
 import { startBackground } from './background.js';
+import { closeQueueEngine } from './queue/index.js';
 import type { Services } from './ops/services.js';
 
 const USAGE = `usage: inventory <command>
@@ -24,6 +25,7 @@ async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<
     await loadDefaults(dialect, services.store, registry);
     return await fn(services);
   } finally {
+    await closeQueueEngine(services);
     await dialect.close();
   }
 }

@@ -29,7 +29,13 @@ export type Config = {
    * process; `inventory worker` processes run more. Rows run at once per runner, milliseconds
    * between looks when nothing woke it, and a claimed row's lease.
    */
-  queue: { embedded: boolean; concurrency: number; pollMs: number; leaseMs: number };
+  queue: {
+    embedded: boolean; concurrency: number; pollMs: number; leaseMs: number;
+    /** `database` (the service's own tables, src/queue/store.ts) or `pg-boss` (PostgreSQL only, src/queue/pg-boss.ts). */
+    engine: 'database' | 'pg-boss';
+    /** Milliseconds a stopping runner lets running items finish before releasing them. */
+    stopGraceMs: number;
+  };
   /**
    * Webhook delivery (src/events/webhooks): the URL policy (core/webhook-url.ts) and, beyond the
    * reference (which tries once), attempts per delivery and the delay before the second one.
@@ -44,6 +50,14 @@ export type Config = {
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
+
+/** QUEUE_ENGINE: `database` (default) or `pg-boss`, which needs PostgreSQL. */
+function toQueueEngine(value: string | undefined, databaseUrl: string): 'database' | 'pg-boss' {
+  if (value === undefined || value === '' || value === 'database') return 'database';
+  if (value !== 'pg-boss') throw new Error(`QUEUE_ENGINE must be "database" or "pg-boss", got "${value}"`);
+  if (!/^postgres(ql)?:/.test(databaseUrl)) throw new Error('QUEUE_ENGINE=pg-boss needs a PostgreSQL DATABASE_URL');
+  return value;
+}
 
 function toInt(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
@@ -101,6 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       concurrency: toPositive(env.QUEUE_CONCURRENCY, 4, 'QUEUE_CONCURRENCY'),
       pollMs: toPositive(env.QUEUE_POLL_MS, 2000, 'QUEUE_POLL_MS'),
       leaseMs: toPositive(env.QUEUE_LEASE_MS, 60000, 'QUEUE_LEASE_MS'),
+      engine: toQueueEngine(env.QUEUE_ENGINE, env.DATABASE_URL || DEFAULT_DB),
+      stopGraceMs: toInt(env.QUEUE_STOP_GRACE_MS, 10000, 'QUEUE_STOP_GRACE_MS'),
     },
     webhooks: {
       allowedHosts: toList(env.WEBHOOK_ALLOWED_HOSTS),
