@@ -75,7 +75,7 @@ test('pg-boss: attempts are bounded and the last error kept; a permanent error e
 
 test('pg-boss: rows of one group run one at a time, in enqueue order, also across a retry', { skip: !onPostgres }, async () => {
   seen.length = 0;
-  const ids = [];
+  const ids: number[] = [];
   // One transaction: pg-boss gives all its jobs one creation time; the order comes from the ids.
   await t.app.services.dialect.db.transaction().execute(async (trx) => {
     for (let i = 0; i < 5; i += 1) ids.push(await enqueue(t.app.services, 'test-flaky', { failures: i === 0 ? 1 : 0, n: i }, { exec: trx, backoffMs: 1000, groupKey: 'g' }));
