@@ -35,6 +35,8 @@ export type Config = {
     engine: 'database' | 'pg-boss';
     /** Milliseconds a stopping runner lets running items finish before releasing them. */
     stopGraceMs: number;
+    /** Milliseconds published outbox rows are kept (the change stream resumes from them) before they are pruned. */
+    outboxRetentionMs: number;
   };
   /**
    * Webhook delivery (src/events/webhooks): the URL policy (core/webhook-url.ts) and, beyond the
@@ -117,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       leaseMs: toPositive(env.QUEUE_LEASE_MS, 60000, 'QUEUE_LEASE_MS'),
       engine: toQueueEngine(env.QUEUE_ENGINE, env.DATABASE_URL || DEFAULT_DB),
       stopGraceMs: toInt(env.QUEUE_STOP_GRACE_MS, 10000, 'QUEUE_STOP_GRACE_MS'),
+      outboxRetentionMs: toPositive(env.OUTBOX_RETENTION_MS, 7 * 24 * 3600_000, 'OUTBOX_RETENTION_MS'),
     },
     webhooks: {
       allowedHosts: toList(env.WEBHOOK_ALLOWED_HOSTS),

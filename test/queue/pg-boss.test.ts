@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { DB_URL, makeApp } from '../helpers/app.js';
+import { loadConfig } from '../../src/core/config.js';
 import { PermanentError, QueueRunner, enqueue, queueDepth, queueItem } from '../../src/queue/index.js';
 import { pgBossSchema } from '../../src/queue/pg-boss.js';
 import type { TestApp } from '../helpers/app.js';
@@ -24,7 +25,7 @@ async function settled(id: number): Promise<{ state: string; attempts: number; l
 
 before(async () => {
   if (!onPostgres) return;
-  t = await makeApp({ queue: { embedded: true, concurrency: 4, pollMs: 200, leaseMs: 5000, engine: 'pg-boss', stopGraceMs: 1000 } });
+  t = await makeApp({ queue: { ...loadConfig({}).queue, pollMs: 200, leaseMs: 5000, engine: 'pg-boss', stopGraceMs: 1000 } });
   runner = new QueueRunner(t.app.services, { concurrency: 4, pollMs: 200, leaseMs: 5000 });
   runner.handle('test-flaky', async (payload: { failures: number; permanent?: boolean }, ctx) => {
     seen.push({ payload, attempt: ctx.attempt });
