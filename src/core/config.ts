@@ -42,7 +42,11 @@ export type Config = {
    * Webhook delivery (src/events/webhooks): the URL policy (core/webhook-url.ts) and, beyond the
    * reference (which tries once), attempts per delivery and the delay before the second one.
    */
-  webhooks: { allowedHosts: string[]; additionalBlockedNetworks: string[]; allowedSchemes: string[]; maxAttempts: number; retryBackoffMs: number };
+  webhooks: {
+    allowedHosts: string[]; additionalBlockedNetworks: string[]; allowedSchemes: string[]; maxAttempts: number; retryBackoffMs: number;
+    /** Milliseconds to connect (TLS handshake included) and between bytes of the answer; the reference's 10 s and 30 s when absent. */
+    connectTimeoutMs?: number; readTimeoutMs?: number;
+  };
   /** Jobs (src/jobs): the folder of job modules, worker threads per process, default time limits in seconds. */
   jobs: { root: string; threads: number; softTimeLimit: number; timeLimit: number; /** Milliseconds between looks for due scheduled jobs; 0: no scheduler in this process. */ schedulerMs: number; /** Folder of Git repositories' working copies. */ gitRoot: string };
   /** `/metrics/` (Prometheus): served at all, and only to token holders. */
@@ -127,6 +131,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       allowedSchemes: env.WEBHOOK_ALLOWED_SCHEMES ? toList(env.WEBHOOK_ALLOWED_SCHEMES) : ['http', 'https'],
       maxAttempts: toPositive(env.WEBHOOK_MAX_ATTEMPTS, 5, 'WEBHOOK_MAX_ATTEMPTS'),
       retryBackoffMs: toInt(env.WEBHOOK_RETRY_BACKOFF_MS, 10000, 'WEBHOOK_RETRY_BACKOFF_MS'),
+      connectTimeoutMs: toPositive(env.WEBHOOK_CONNECT_TIMEOUT_MS, 10000, 'WEBHOOK_CONNECT_TIMEOUT_MS'),
+      readTimeoutMs: toPositive(env.WEBHOOK_READ_TIMEOUT_MS, 30000, 'WEBHOOK_READ_TIMEOUT_MS'),
     },
     jobs: {
       root: env.JOBS_ROOT || './jobs',
