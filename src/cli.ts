@@ -38,6 +38,7 @@ async function runWorker(services: Services): Promise<void> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  console.log(`worker stopping: claiming nothing more; running items get up to ${services.config.queue.stopGraceMs} ms to finish`);
   await background.stop();
   console.log('worker stopped');
 }

@@ -21,6 +21,25 @@ async function main(): Promise<void> {
   }
   const app = await buildApp({ config, logger: true, migrate: cluster.isPrimary });
   await app.listen({ host: config.host, port: config.port });
+  closeOnSignal(() => app.close(), config.queue.stopGraceMs);
+}
+
+/**
+ * SIGTERM/SIGINT: the server closes (no new connections; the embedded queue runner claims nothing
+ * more and lets running items finish for up to QUEUE_STOP_GRACE_MS), then the process exits; a
+ * close held up by long-lived responses (change streams) is cut short after the grace period.
+ */
+function closeOnSignal(close: () => Promise<void>, graceMs: number): void {
+  const stop = (signal: string) => {
+    console.log(`${signal}: stopping (running queue items get up to ${graceMs} ms to finish)`);
+    setTimeout(() => process.exit(0), graceMs + 5000).unref();
+    close().then(() => process.exit(0), (err) => {
+      console.error(err);
+      process.exit(1);
+    });
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
 }
 
 main().catch((err) => {
