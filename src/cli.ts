@@ -39,7 +39,7 @@ async function runWorker(services: Services): Promise<void> {
     process.once('SIGTERM', resolve);
   });
   console.log(`worker stopping: claiming nothing more; running items get up to ${services.config.queue.stopGraceMs} ms to finish`);
-  await background.stop();
+  await background.stop(services.config.queue.stopGraceMs);
   console.log('worker stopped');
 }
 

@@ -50,11 +50,6 @@ export type RunnerOptions = {
   pollMs: number;
   /** Milliseconds a claimed row stays leased without a heartbeat (a dead worker's rows run again after it). */
   leaseMs: number;
-  /**
-   * Milliseconds `stop()` lets running handlers finish before aborting them (their rows are then
-   * released, the attempt not counted); default 0.
-   */
-  graceMs?: number;
 };
 
 /** Heartbeats: a worker is live while its last one is younger than three of them. */
@@ -121,18 +116,18 @@ export class QueueRunner {
   }
 
   /**
-   * Stops claiming, lets running handlers finish for up to `graceMs`, then aborts the rest (their
-   * rows are released, the attempt not counted), removes the heartbeat row.
+   * Stops claiming, lets running handlers finish for up to `graceMs` (default 0), then aborts the
+   * rest (their rows are released, the attempt not counted), removes the heartbeat row.
    */
-  async stop(): Promise<void> {
+  async stop(graceMs = 0): Promise<void> {
     if (!this.running) return;
     this.running = false;
     this.wake();
     await this.loop;
     const running = () => Promise.allSettled([...this.active.values()].map((a) => a.done));
-    if (this.active.size > 0 && (this.options.graceMs ?? 0) > 0) {
+    if (this.active.size > 0 && graceMs > 0) {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([running(), new Promise<void>((resolve) => { timer = setTimeout(resolve, this.options.graceMs); })]);
+      await Promise.race([running(), new Promise<void>((resolve) => { timer = setTimeout(resolve, graceMs); })]);
       clearTimeout(timer);
     }
     for (const timer of this.timers) clearInterval(timer);

@@ -106,3 +106,25 @@ test('a delivery still running when the grace period ends is released and made b
   const messages = logs.body.results.filter((l: any) => l.log_object === 'graceful').map((l: any) => l.message);
   assert.ok(messages.some((m: string) => m.includes('(worker stopping: the attempt will be made again)')), JSON.stringify(messages));
 });
+
+test('a server with the embedded queue stopped with SIGTERM lets the delivery it runs finish, then exits', async () => {
+  const port = PORT + 1;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: env({ PORT: String(port), QUEUE_STOP_GRACE_MS: '600000' }), stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let out = '';
+  let stopping: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => { stopping = resolve; });
+  child.stdout!.on('data', (chunk) => {
+    out += String(chunk);
+    if (out.includes('SIGTERM: stopping')) stopping();
+  });
+  await waitForHealth(`http://127.0.0.1:${port}`, child);
+  assert.equal((await call('POST', '/api/dcim/manufacturers/', { name: 'Server finishes' })).status, 201);
+  await nextDelivery(4);
+  assert.equal(deliveries[3].name, 'Server finishes');
+  child.kill('SIGTERM');
+  await stopped;
+  deliveries[3].answer(200);
+  assert.equal(await exited, 0);
+  assert.equal(await deliveries[3].aborted, false);
+});
