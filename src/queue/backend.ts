@@ -8,6 +8,8 @@ import type { Services } from '../ops/services.js';
  * claiming, concurrency, heartbeats, graceful stop.
  */
 export interface QueueBackend {
+  /** Readies the engine for `kinds` before the runner claims (pg-boss: its queues exist before any transaction enqueues). */
+  prepare?(kinds: string[]): Promise<void>;
   /** Leases up to `limit` due rows of `kinds` to `worker`; a row waits while an earlier row of its group is unfinished. */
   claim(worker: string, kinds: string[], limit: number, leaseUntil: number): Promise<ClaimedItem[]>;
   /** The row ran to its end. */

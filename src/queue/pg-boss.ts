@@ -144,6 +144,10 @@ async function blockedInGroup(services: Services, jobIds: string[]): Promise<Set
 export function pgBossBackend(services: Services): QueueBackend {
   const deferMs = Math.min(1000, services.config.queue.pollMs);
   return {
+    async prepare(kinds) {
+      const engine = await engineOf(services);
+      for (const kind of kinds) await ensureQueue(engine, kind);
+    },
     async claim(_worker, kinds, limit) {
       const engine = await engineOf(services);
       const jobs: PgBoss.JobWithMetadata<{ payload: unknown }>[] = [];

@@ -103,6 +103,7 @@ export class QueueRunner {
     if (this.running) return;
     this.running = true;
     const { dialect } = this.services;
+    await uncounted(async () => this.backend.prepare?.([...this.handlers.keys()]));
     await uncounted(() => beat(dialect, { id: this.id, hostname: os.hostname(), pid: process.pid, started: this.started }));
     this.unlisten = await dialect.listen(QUEUE_CHANNEL, () => this.wake());
     this.timers.push(setInterval(() => void this.heartbeat(), HEARTBEAT_MS).unref());
