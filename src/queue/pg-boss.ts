@@ -46,11 +46,24 @@ async function engineOf(services: Services): Promise<Engine> {
       maintenanceIntervalSeconds: Math.max(1, Math.round(queue.leaseMs / 4000)),
     });
     boss.on('error', (err: Error) => console.error(`queue (pg-boss): ${err.message}`));
-    engine = { boss, ready: boss.start().then(() => undefined), queues: new Map() };
+    engine = { boss, ready: boss.start().then(() => indexGroups(services)), queues: new Map() };
     engines.set(services, engine);
   }
   await engine.ready;
   return engine;
+}
+
+/**
+ * An index for the group-order check (blockedInGroup): unfinished jobs by kind, group and id. On
+ * pg-boss's partitioned job table, so every queue's partition has it; a concurrent creation by
+ * another process is no error.
+ */
+async function indexGroups(services: Services): Promise<void> {
+  const schema = pgBossSchema(services);
+  await sql`CREATE INDEX IF NOT EXISTS "inventory_group_order" ON ${sql.table(`${schema}.job`)} ("name", "singleton_key", "id")
+    WHERE "singleton_key" IS NOT NULL AND "state" < 'completed'`.execute(services.dialect.db).catch((err: { code?: string }) => {
+    if (err.code !== '23505' && err.code !== '42P07') throw err;
+  });
 }
 
 /**
