@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from './lib/args.js';
 import { measureBulk } from './lib/bulk.js';
+import { measureBulkWithWebhook } from './lib/bulk-webhook.js';
 import { discover } from './lib/catalog.js';
 import { ApiClient } from './lib/client.js';
 import { csvSupported, exportCsv } from './lib/csv-export.js';
@@ -110,7 +111,7 @@ async function main(): Promise<number> {
   process.once('SIGTERM', interrupted);
   if (opts.fresh) ({ url: dbUrl, drop } = await freshDatabase(dbUrl));
   log(`bench: ${db} at ${redact(dbUrl)}`);
-  const serverEnv = { LOG_LEVEL: 'warn', SUPERUSER_NAME: BENCH_USER, SUPERUSER_API_TOKEN: BENCH_TOKEN, MAX_PAGE_SIZE: '0', WORKERS: String(opts.workers) };
+  const serverEnv = { LOG_LEVEL: 'warn', SUPERUSER_NAME: BENCH_USER, SUPERUSER_API_TOKEN: BENCH_TOKEN, MAX_PAGE_SIZE: '0', WORKERS: String(opts.workers), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
   const server = await startChild({ script: 'src/server.ts', env: { ...serverEnv, DATABASE_URL: dbUrl }, healthPath: '/health/' });
   const notes: string[] = [];
   try {
@@ -193,8 +194,11 @@ async function measureAll(c: { server: ChildServer; client: ApiClient; catalog: 
   }
   log('bulk writes...');
   const bulk = await measureBulk(client, c.fixtures, { pid: server.pid, size: opts.bulkSize, rounds: opts.rounds });
-  results.bulk = bulk.rows;
-  results.notes.push(...bulk.notes);
+  log('bulk create with a webhook...');
+  const hooked = await measureBulkWithWebhook(client, c.fixtures, { pid: server.pid, size: opts.bulkSize, rounds: opts.rounds });
+  const afterLocations = bulk.rows.findIndex((r) => r.name === `bulk create ${opts.bulkSize} locations`) + 1;
+  results.bulk = afterLocations > 0 ? [...bulk.rows.slice(0, afterLocations), ...hooked.rows, ...bulk.rows.slice(afterLocations)] : [...bulk.rows, ...hooked.rows];
+  results.notes.push(...bulk.notes, ...hooked.notes);
   const rows = (p: string) => results.dataset.counts[countKey(p)] ?? 0;
   const exports = ['ipam/ip-addresses', 'dcim/interfaces', 'dcim/locations', 'tenancy/tenants']
     .filter((p) => c.catalog.has(...(p.split('/') as [string, string])) && rows(p) > 0)

@@ -6,6 +6,7 @@ import { migrate } from './db/schema/migrate.js';
 import { ensureToken, ensureUser } from './ops/bootstrap.js';
 import { buildServices } from './ops/build-services.js';
 import { startBackground } from './background.js';
+import { closeQueueEngine } from './queue/index.js';
 import type { Services } from './ops/services.js';
 
 const USAGE = `usage: inventory <command>
@@ -24,6 +25,7 @@ async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<
     await loadDefaults(dialect, services.store, registry);
     return await fn(services);
   } finally {
+    await closeQueueEngine(services);
     await dialect.close();
   }
 }
@@ -36,7 +38,8 @@ async function runWorker(services: Services): Promise<void> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  await background.stop();
+  console.log(`worker stopping: claiming nothing more; running items get up to ${services.config.queue.stopGraceMs} ms to finish`);
+  await background.stop(services.config.queue.stopGraceMs);
   console.log('worker stopped');
 }
 

@@ -146,6 +146,10 @@ export type RuleContext = {
   model: ResolvedModel;
   /** The service's settings (e.g. the webhook URL policy). */
   config: Config;
+  /** The object's values of to-many field `field` after the change (ids, or content-type labels), in the transaction. */
+  links(field: string): Promise<string[]>;
+  /** Stored values of to-many field `field` of objects `ids` of `modelId`, in the transaction. */
+  linksOf(modelId: string, field: string, ids: string[]): Promise<Map<string, string[]>>;
 };
 /**
  * The error for a unique-together violation. Sets with a null member are not checked (as the
@@ -165,7 +169,8 @@ export type SaveContext = {
 };
 
 /** Returns field errors (field -> message) or nothing. */
-export type Rule = (ctx: RuleContext) => Promise<Record<string, string> | void> | Record<string, string> | void;
+/** A model check: field -> message (or messages) for each failure. */
+export type Rule = (ctx: RuleContext) => Promise<Record<string, string | string[]> | void> | Record<string, string | string[]> | void;
 
 export type AuthoredModel = {
   app: string;
