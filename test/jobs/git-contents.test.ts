@@ -120,4 +120,16 @@ describe('Git repository contents', () => {
     assert.deepEqual([context.data, context.config_context_schema], [{ ntp: ['10.0.0.2'] }, null]);
     assert.equal((await t.job('Hello from Git', { enable: false })).installed, false);
   });
+
+  it('should delete what a repository provided when the repository is deleted, and uninstall its jobs', async () => {
+    write('jobs/hello.ts', "export const Hello = { meta: { name: 'Hello from Git', has_sensitive_variables: false }, async run() { return 1; } };\n");
+    commit('jobs again');
+    const { result, messages } = await sync();
+    assert.equal(result.status.value, 'SUCCESS', messages.join('\n'));
+    assert.equal((await t.job('Hello from Git', { enable: false })).installed, true);
+    const gone = await t.call('DELETE', `/api/extras/git-repositories/${repoId}/`);
+    assert.equal(gone.status, 204, gone.raw);
+    for (const list of ['config-contexts', 'config-context-schemas', 'export-templates', 'graphql-queries']) assert.deepEqual(await owned(list), [], list);
+    assert.equal((await t.job('Hello from Git', { enable: false })).installed, false);
+  });
 });
