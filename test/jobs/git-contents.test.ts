@@ -121,6 +121,46 @@ describe('Git repository contents', () => {
     assert.equal((await t.job('Hello from Git', { enable: false })).installed, false);
   });
 
+  it('should set and clear the local config context of a device named by config_contexts/devices/<name>', async () => {
+    const post = async (path_: string, body: unknown) => {
+      const res = await t.call('POST', `/api/${path_}/`, body);
+      assert.equal(res.status, 201, res.raw);
+      return res.body;
+    };
+    const status = (await t.call('GET', '/api/extras/statuses/?name=Active')).body.results[0].id;
+    const locationType = await post('dcim/location-types', { name: 'Site', content_types: ['dcim.device'] });
+    const location = await post('dcim/locations', { name: 'Here', location_type: locationType.id, status });
+    const deviceType = await post('dcim/device-types', { model: 'Box', manufacturer: (await post('dcim/manufacturers', { name: 'Acme' })).id });
+    const role = await post('extras/roles', { name: 'Edge', content_types: ['dcim.device'] });
+    const device = await post('dcim/devices', { name: 'edge-1', device_type: deviceType.id, role: role.id, status, location: location.id });
+    write('config_contexts/devices/edge-1.yaml', 'snmp:\n  community: public\n');
+    commit('local context');
+    const first = await sync();
+    assert.equal(first.result.status.value, 'SUCCESS', first.messages.join('\n'));
+    const read = async () => (await t.call('GET', `/api/dcim/devices/${device.id}/`)).body;
+    assert.deepEqual((await read()).local_config_context_data, { snmp: { community: 'public' } });
+    assert.equal((await read()).local_config_context_data_owner_object_id, repoId);
+
+    write('config_contexts/devices/nobody.json', '{"a": 1}');
+    commit('a device that does not exist');
+    const failed = await sync();
+    assert.equal(failed.result.status.value, 'FAILURE');
+    assert.ok(failed.messages.some((m) => m.includes('devices/nobody') && m.includes('record not found!')), failed.messages.join('\n'));
+
+    rmSync(path.join(origin, 'config_contexts/devices/nobody.json'));
+    commit('a device that exists');
+    assert.equal((await sync()).result.status.value, 'SUCCESS');
+    await post('dcim/devices', { name: 'edge-2', device_type: deviceType.id, role: role.id, status, location: location.id });
+    write('config_contexts/devices/edge-2.json', '{"kept": "until the repository goes"}');
+    commit('edge-2');
+    assert.equal((await sync()).result.status.value, 'SUCCESS');
+    rmSync(path.join(origin, 'config_contexts/devices/edge-1.yaml'));
+    commit('no local context for edge-1');
+    const cleared = await sync();
+    assert.equal(cleared.result.status.value, 'SUCCESS', cleared.messages.join('\n'));
+    assert.deepEqual([(await read()).local_config_context_data, (await read()).local_config_context_data_owner_object_id], [null, null]);
+  });
+
   it('should delete what a repository provided when the repository is deleted, and uninstall its jobs', async () => {
     write('jobs/hello.ts', "export const Hello = { meta: { name: 'Hello from Git', has_sensitive_variables: false }, async run() { return 1; } };\n");
     commit('jobs again');
@@ -131,5 +171,7 @@ describe('Git repository contents', () => {
     assert.equal(gone.status, 204, gone.raw);
     for (const list of ['config-contexts', 'config-context-schemas', 'export-templates', 'graphql-queries']) assert.deepEqual(await owned(list), [], list);
     assert.equal((await t.job('Hello from Git', { enable: false })).installed, false);
+    const devices = (await t.call('GET', '/api/dcim/devices/?name=edge-2')).body.results;
+    assert.deepEqual([devices[0].local_config_context_data, devices[0].local_config_context_data_owner_object_id], [null, null]);
   });
 });

@@ -48,9 +48,10 @@ async function deleteRest(work: KindWork, kind: OwnedKind, rest: Row[]): Promise
 /**
  * Brings the objects a repository owns in line with its files, every kind in one transaction: an
  * error leaves every object as it was. Kinds are created in the order given (schemas before the
- * contexts naming them) and deleted in the reverse order.
+ * contexts naming them), then `more` runs (local config contexts), then kinds are deleted in the
+ * reverse order.
  */
-export async function applyOwned(services: Services, rc: RequestContext, ownerId: string, kinds: OwnedKind[]): Promise<OwnedOutcome[]> {
+export async function applyOwned(services: Services, rc: RequestContext, ownerId: string, kinds: OwnedKind[], more?: (trx: Exec) => Promise<OwnedOutcome[]>): Promise<OwnedOutcome[]> {
   return writeTransaction(services, services.registry.get(kinds[0].model), async (trx) => {
     const work: KindWork = { services, trx, rc, ownerId };
     const owned = new Map<OwnedKind, Map<string, Row>>();
@@ -60,6 +61,7 @@ export async function applyOwned(services: Services, rc: RequestContext, ownerId
     }
     const outcomes: OwnedOutcome[] = [];
     for (const kind of kinds) outcomes.push(...await upsertKind(work, kind, owned.get(kind)!));
+    if (more) outcomes.push(...await more(trx));
     for (const kind of [...kinds].reverse()) outcomes.push(...await deleteRest(work, kind, [...owned.get(kind)!.values()]));
     return outcomes;
   });

@@ -1,11 +1,13 @@
 import { readConfigContexts, readConfigContextSchemas } from '../git/config-contexts.js';
 import { applyOwned } from '../git/owned.js';
+import { applyLocalContexts, readLocalContexts } from '../git/local-contexts.js';
 import { readRepositoryJobs } from '../git/repository-jobs.js';
 import { readExportTemplates, readGraphQLQueries } from '../git/templates-queries.js';
 import { diffRemote, ensureWorkingCopy, repositoryFolder, revertWorkingCopy } from '../git/working-copy.js';
 import { registerRepositoryJobs } from '../git/register-repository-jobs.js';
 import { RunJobTaskFailed } from './bulk-actions.js';
 import type { ContentRead } from '../git/contents.js';
+import type { Exec } from '../../db/store.js';
 import type { OwnedKind } from '../git/owned.js';
 import type { RepositoryJobs } from '../git/repository-jobs.js';
 import type { SystemContext, SystemJob } from './types.js';
@@ -13,7 +15,7 @@ import type { SystemContext, SystemJob } from './types.js';
 type Repo = Record<string, unknown>;
 
 /** What the repository's files say, per kind it may provide (in the order they are created), and its jobs. */
-async function readRepository(ctx: SystemContext, repo: Repo, folder: string): Promise<{ kinds: (OwnedKind & { read: ContentRead })[]; jobs: RepositoryJobs | null }> {
+async function readRepository(ctx: SystemContext, repo: Repo, folder: string): Promise<{ kinds: (OwnedKind & { read: ContentRead })[]; locals: ContentRead; jobs: RepositoryJobs | null }> {
   const provided = new Set((repo.provided_contents as string[]) ?? []);
   const { registry } = ctx.system.services;
   const kind = (identifier: string, grouping: string, noun: string, keyOf: OwnedKind['keyOf'], read: () => ContentRead) => {
@@ -28,6 +30,7 @@ async function readRepository(ctx: SystemContext, repo: Repo, folder: string): P
       kind('extras.exporttemplate', 'export templates', 'export template', (row) => `${String(row.content_type)}:${String(row.name)}`, () => readExportTemplates(folder, (ct) => !!registry.find(ct))),
       kind('extras.graphqlquery', 'graphql queries', 'GraphQL query', byName, () => readGraphQLQueries(folder)),
     ],
+    locals: provided.has('extras.configcontext') ? readLocalContexts(folder) : { items: [], errors: [] },
     jobs: provided.has('extras.job') ? await readRepositoryJobs(folder, String(repo.slug)) : null,
   };
 }
@@ -40,6 +43,10 @@ async function logReadErrors(ctx: SystemContext, read: Awaited<ReturnType<typeof
       failed = true;
       await ctx.logger.error(error, { grouping: kind.grouping });
     }
+  }
+  for (const error of read.locals.errors) {
+    failed = true;
+    await ctx.logger.error(error, { grouping: 'local config contexts' });
   }
   for (const file of read.jobs?.pythonFiles ?? []) await ctx.logger.warning(`Python job file \`${file}\` skipped: this service runs TypeScript and JavaScript jobs only`, { grouping: 'jobs' });
   for (const error of read.jobs?.errors ?? []) {
@@ -81,7 +88,9 @@ async function syncRepository(ctx: SystemContext, repo: Repo): Promise<void> {
   const read = await readRepository(ctx, repo, folder);
   if (await logReadErrors(ctx, read)) return failSync(ctx, repo, folder, `Failed to refresh data provided by ${String(repo.name)}. Please see logs.`);
   try {
-    for (const outcome of await applyOwned(ctx.system.services, ctx.system.rc, String(repo.id), read.kinds)) {
+    const { services, rc } = ctx.system;
+    const locals = (trx: Exec) => applyLocalContexts(services, trx, rc, String(repo.id), read.locals.items);
+    for (const outcome of await applyOwned(services, rc, String(repo.id), read.kinds, locals)) {
       await ctx.logger[outcome.level](outcome.message, { grouping: outcome.grouping, object: outcome.object ? { display: String(outcome.object.name) } : undefined });
     }
     for (const line of await registerRepositoryJobs(ctx.system.services, String(repo.slug), read.jobs?.jobs ?? [])) await ctx.logger.info(line, { grouping: 'jobs' });
