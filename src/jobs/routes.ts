@@ -91,7 +91,7 @@ export function registerJobRoutes(app: FastifyInstance, services: Services): voi
   // run/ also takes multipart/form-data (FileVar uploads), as the reference's MultiPartParser.
   void app.register(async (scope) => {
     acceptMultipart(scope);
-    registerActionRoute(scope, services, { url: '/api/extras/jobs/:key/run/', model: 'extras.job', name: 'Run', doc: JOB_DOCS.run, post: run });
+    registerActionRoute(scope, services, { url: '/api/extras/jobs/:key/run/', model: 'extras.job', name: 'Run', doc: JOB_DOCS.run, post: run, parses: ['application/json', 'multipart/form-data'] });
   });
   registerActionRoute(app, services, { url: '/api/extras/job-results/:key/logs/', model: 'extras.jobresult', name: 'Logs', doc: JOB_DOCS.logs, get: logs });
   registerActionRoute(app, services, { url: '/api/extras/git-repositories/:key/sync/', model: 'extras.gitrepository', name: 'Sync', doc: JOB_DOCS.sync, post: sync });

@@ -47,6 +47,13 @@ function multipart(fields: [string, string][], file: { field: string; name: stri
 }
 
 describe('POST /api/extras/jobs/{id}/run/ as multipart/form-data', () => {
+  it('should say so in OPTIONS', async () => {
+    const job = await t.job('Read Upload', { enable: false });
+    const res = await t.call('OPTIONS', `/api/extras/jobs/${job.id}/run/`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.parses, ['application/json', 'multipart/form-data']);
+  });
+
   it('should run a job with an uploaded file and form fields', async () => {
     const job = await t.job('Read Upload');
     const body = multipart([['note', 'hello'], ['count', '3'], ['_job_queue', 'default']], { field: 'upload', name: 'rows.csv', content: 'name\nx\n' });
