@@ -25,6 +25,7 @@ import { buildBenchApp } from './lib/local-app.js';
 import { databaseVersion, describeMachine, gitCommit } from './lib/machine.js';
 import { readMemory, watchMemory } from './lib/memory.js';
 import { measureMixed } from './lib/mixed.js';
+import { measureDetailDuringJob } from './lib/during-job.js';
 import { countStatements, cpuPerRequest, runGuard, trackHandlerStatements } from './lib/query-guard.js';
 import { countWriteStatements } from './lib/write-statements.js';
 import { toMarkdown, writeResults } from './lib/report.js';
@@ -111,7 +112,7 @@ async function main(): Promise<number> {
   process.once('SIGTERM', interrupted);
   if (opts.fresh) ({ url: dbUrl, drop } = await freshDatabase(dbUrl));
   log(`bench: ${db} at ${redact(dbUrl)}`);
-  const serverEnv = { LOG_LEVEL: 'warn', SUPERUSER_NAME: BENCH_USER, SUPERUSER_API_TOKEN: BENCH_TOKEN, MAX_PAGE_SIZE: '0', WORKERS: String(opts.workers), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
+  const serverEnv = { LOG_LEVEL: 'warn', SUPERUSER_NAME: BENCH_USER, SUPERUSER_API_TOKEN: BENCH_TOKEN, MAX_PAGE_SIZE: '0', WORKERS: String(opts.workers), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', JOBS_ROOT: path.join(BENCH_DIR, 'jobs') };
   const server = await startChild({ script: 'src/server.ts', env: { ...serverEnv, DATABASE_URL: dbUrl }, healthPath: '/health/' });
   const notes: string[] = [];
   try {
@@ -186,6 +187,10 @@ async function measureAll(c: { server: ChildServer; client: ApiClient; catalog: 
     if (typeof row === 'string') results.notes.push(row);
     else results.reads.push({ ...row, floorRatio: row.list && row.rps > 0 ? results.floor.rps / row.rps : null });
   }
+  log('load: detail GET while a CPU-bound job runs...');
+  const duringJob = await measureDetailDuringJob({ base: server.url, client, detail: c.scenarios.find((s) => s.name === 'location detail GET, uncached'), headers: HEADERS, settings: opts.settings });
+  if (typeof duringJob === 'string') results.notes.push(duringJob);
+  else results.reads.push(duringJob);
   if (opts.mixed.duration > 0) {
     log(`mixed load (${opts.mixed.duration} s)...`);
     const mem = watchMemory(server.pid);

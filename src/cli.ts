@@ -7,6 +7,7 @@ import { ensureToken, ensureUser } from './ops/bootstrap.js';
 import { buildServices } from './ops/build-services.js';
 import { startBackground } from './background.js';
 import { closeQueueEngine } from './queue/index.js';
+import { startScheduler } from './jobs/scheduler.js';
 import type { Services } from './ops/services.js';
 
 const USAGE = `usage: inventory <command>
@@ -33,12 +34,15 @@ async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<
 /** A queue runner and outbox publisher in this process, until a signal stops it (running rows are released). */
 async function runWorker(services: Services): Promise<void> {
   const background = await startBackground(services);
+  // Workers also fire due schedules (the reference's beat): each occurrence is claimed once, whatever the number of processes.
+  const stopScheduler = services.config.jobs.schedulerMs > 0 ? startScheduler(services, (err) => console.error(err)) : () => undefined;
   console.log(`worker ${background.runner.id} running`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   console.log(`worker stopping: claiming nothing more; running items get up to ${services.config.queue.stopGraceMs} ms to finish`);
+  stopScheduler();
   await background.stop(services.config.queue.stopGraceMs);
   console.log('worker stopped');
 }

@@ -48,7 +48,7 @@ export type Config = {
     connectTimeoutMs?: number; readTimeoutMs?: number;
   };
   /** Jobs (src/jobs): the folder of job modules, worker threads per process, default time limits in seconds. */
-  jobs: { root: string; threads: number; softTimeLimit: number; timeLimit: number; /** Milliseconds between looks for due scheduled jobs; 0: no scheduler in this process. */ schedulerMs: number; /** Folder of Git repositories' working copies. */ gitRoot: string };
+  jobs: { root: string; threads: number; softTimeLimit: number; timeLimit: number; /** Milliseconds between looks for due scheduled jobs; 0: no scheduler in this process. */ schedulerMs: number; /** Folder of Git repositories' working copies. */ gitRoot: string; /** The scheduler's clock (JOBS_SCHEDULER_CLOCK, for tests): it reads `clockMs` until the real time `realMs`, then runs `speed` times as fast; null: the real clock. */ schedulerClock: { realMs: number; clockMs: number; speed: number } | null };
   /** `/metrics/` (Prometheus): served at all, and only to token holders. */
   metrics: { enabled: boolean; authenticated: boolean };
   /** Log lines: `pretty` (one readable line per request), `json`, or `auto` (pretty on a terminal, else JSON). */
@@ -93,6 +93,14 @@ function toLogFormat(value: string | undefined): Config['logFormat'] {
   const format = (value || 'auto').toLowerCase();
   if (format !== 'auto' && format !== 'json' && format !== 'pretty') throw new Error(`LOG_FORMAT must be auto, json or pretty, got "${value}"`);
   return format;
+}
+
+/** `<real ms>,<clock ms>,<speed>` (JOBS_SCHEDULER_CLOCK) as the scheduler's clock, or null. */
+function toClock(value: string | undefined): Config['jobs']['schedulerClock'] {
+  if (!value) return null;
+  const [realMs, clockMs, speed] = value.split(',').map(Number);
+  if (![realMs, clockMs, speed].every(Number.isFinite) || speed <= 0) throw new Error(`JOBS_SCHEDULER_CLOCK: expected "<real ms>,<clock ms>,<speed>", got ${value}`);
+  return { realMs, clockMs, speed };
 }
 
 /** Reads the configuration from `env` (defaults to `process.env`). */
@@ -141,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       timeLimit: toPositive(env.JOBS_TIME_LIMIT, 600, 'JOBS_TIME_LIMIT'),
       schedulerMs: toInt(env.JOBS_SCHEDULER_MS, 2000, 'JOBS_SCHEDULER_MS'),
       gitRoot: env.GIT_ROOT || './data/git',
+      schedulerClock: toClock(env.JOBS_SCHEDULER_CLOCK),
     },
     metrics: { enabled: toBool(env.METRICS_ENABLED, true), authenticated: toBool(env.METRICS_AUTHENTICATED, false) },
     logFormat: toLogFormat(env.LOG_FORMAT),

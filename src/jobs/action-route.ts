@@ -17,6 +17,8 @@ export type ActionRoute = {
   doc: RouteDoc;
   get?: Handler;
   post?: Handler;
+  /** Media types the route takes (OPTIONS `parses`); JSON unless told. */
+  parses?: string[];
 };
 
 const VERB_ACTION: Record<string, Action> = { GET: 'view', HEAD: 'view', POST: 'add', PUT: 'change', PATCH: 'change', DELETE: 'delete' };
@@ -35,7 +37,7 @@ export function registerActionRoute(app: FastifyInstance, services: Services, ro
       reply.header('Allow', allow);
       if ((req.method === 'GET' || req.method === 'HEAD') && route.get) return route.get(services, req, reply);
       if (req.method === 'POST' && route.post) return route.post(services, req, reply);
-      if (req.method === 'OPTIONS') return sendJson(reply, 200, { name: route.name, description: '', renders: ['application/json', 'text/html'], parses: ['application/json'] });
+      if (req.method === 'OPTIONS') return sendJson(reply, 200, { name: route.name, description: '', renders: ['application/json', 'text/html'], parses: route.parses ?? ['application/json'] });
       const action = VERB_ACTION[req.method];
       if (action && req.actor) requirePermission(services, req.actor, action, services.registry.get(route.model));
       throw new MethodNotAllowedError(req.method, allow);

@@ -1,5 +1,6 @@
 import { enqueue } from '../queue/index.js';
 import { JobRunner } from './runner.js';
+import { keepInputs } from './inputs.js';
 import type { Exec } from '../db/store.js';
 import type { Row } from '../core/registry/types.js';
 import type { Services } from '../ops/services.js';
@@ -36,8 +37,15 @@ export function runnerFor(services: Services): JobRunner {
  * `inventory worker`) takes it and runs it in its job threads.
  */
 export async function dispatchJob(services: Services, run: JobRun, opts: { exec?: Exec } = {}): Promise<void> {
-  await enqueue(services, JOB_KIND, run, { exec: opts.exec, maxAttempts: JOB_ATTEMPTS, backoffMs: 0 });
-  if (!opts.exec) expectRun(services, run.jobResultId);
+  const { data, ...payload } = run;
+  const queueRun = async (exec: Exec) => {
+    // The inputs stay out of the queue row (kept after the run): see inputs.ts.
+    await keepInputs(exec, run.jobResultId, data);
+    await enqueue(services, JOB_KIND, payload, { exec, maxAttempts: JOB_ATTEMPTS, backoffMs: 0 });
+  };
+  if (opts.exec) return queueRun(opts.exec);
+  await services.dialect.db.transaction().execute(queueRun);
+  expectRun(services, run.jobResultId);
 }
 
 /** Records that this process dispatched a run whose queue row committed (`idleJobs` waits for it). */

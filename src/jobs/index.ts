@@ -1,4 +1,5 @@
 import { stopJobs } from './dispatch.js';
+import { ownedByRepository } from './git/register-repository-jobs.js';
 import { registerJobs } from './register.js';
 import { registerJobRoutes } from './routes.js';
 import { registerScheduleRoutes } from './schedule-routes.js';
@@ -12,8 +13,11 @@ export async function refreshJobs(services: Services, log: (message: string) => 
   const { jobs, broken } = await loadAllJobs(services.config);
   for (const module of broken) log(`Job module ${module.module_name} (${module.file}) could not be loaded: ${module.error}`);
   const brokenNames = new Set(broken.map((b) => b.module_name));
-  // Records of a module that failed to load stay as they are until it loads again.
-  await registerJobs(services, jobs, (moduleName) => !brokenNames.has(moduleName));
+  // Records of a module that failed to load stay as they are until it loads again; those of Git
+  // repositories are their syncs' to change.
+  const repositories = await services.dialect.db.selectFrom(services.registry.get('extras.gitrepository').table).select('slug').execute() as { slug: string }[];
+  const fromRepository = (moduleName: string) => repositories.some((r) => ownedByRepository(r.slug, moduleName));
+  await registerJobs(services, jobs, (moduleName) => !brokenNames.has(moduleName) && !fromRepository(moduleName));
 }
 
 /** Jobs: their records at start (when `refresh`), their routes, and the job threads stopped with the app. */

@@ -1,11 +1,15 @@
 import { JOB_KIND, runnerFor, settleDispatch, stopJobs } from './dispatch.js';
 import { markDone } from './results.js';
+import { readInputs } from './inputs.js';
 import { enqueueJobHooks } from './job-hooks.js';
 import { FINAL_STATES } from './results.js';
 import type { QueueRunner } from '../queue/index.js';
 import type { OutboxSubscriber } from '../events/publisher.js';
 import type { Services } from '../ops/services.js';
 import type { JobRun } from './execute.js';
+
+/** A job's queue row payload: the run without its inputs (inputs.ts; rows queued before them carried `data`). */
+type QueuedRun = Omit<JobRun, 'data'> & { data?: Record<string, unknown> };
 
 
 async function statusOf(services: Services, id: string): Promise<string | undefined> {
@@ -17,7 +21,8 @@ async function statusOf(services: Services, id: string): Promise<string | undefi
  * Runs a job's queue row in this process's job threads. A result already final is left alone;
  * one a dead worker left STARTED is failed (never run twice, never STARTED forever).
  */
-async function runJobRow(services: Services, run: JobRun, attempt: number, signal: AbortSignal): Promise<unknown> {
+async function runJobRow(services: Services, queued: QueuedRun, attempt: number, signal: AbortSignal): Promise<unknown> {
+  const run: JobRun = { ...queued, data: queued.data ?? await readInputs(services.dialect.db, queued.jobResultId) ?? {} };
   try {
     const status = await statusOf(services, run.jobResultId);
     if (!status || (FINAL_STATES as readonly string[]).includes(status)) return { job_result: run.jobResultId, skipped: status ?? 'missing' };
@@ -37,6 +42,6 @@ async function runJobRow(services: Services, run: JobRun, attempt: number, signa
 
 /** Registers the job kind on a queue runner; returns the outbox subscribers of jobs (job hooks). */
 export function registerJobKinds(runner: QueueRunner, services: Services): OutboxSubscriber[] {
-  runner.handle(JOB_KIND, (payload: JobRun, ctx) => runJobRow(ctx.services, payload, ctx.attempt, ctx.signal));
+  runner.handle(JOB_KIND, (payload: QueuedRun, ctx) => runJobRow(ctx.services, payload, ctx.attempt, ctx.signal));
   return [(changes, exec) => enqueueJobHooks(services, changes, exec)];
 }

@@ -1,3 +1,4 @@
+import { dropInputs } from './inputs.js';
 import { randomUUID } from 'node:crypto';
 import { toIsoMicro } from '../core/fields/scalar.js';
 import { newChangeId } from '../ops/write/change-id.js';
@@ -39,10 +40,14 @@ export async function createJobResult(services: Services, exec: Exec, spec: NewJ
 
 /** Marks a pending run started by `worker`; false when it was no longer pending (revoked, or taken). */
 export async function markStarted(services: Services, id: string, worker: string): Promise<boolean> {
-  const res = await services.dialect.db.updateTable('extras_jobresult')
-    .set({ status: 'STARTED', date_started: now(), worker })
-    .where('id', '=', id).where('status', 'in', ['PENDING', 'RECEIVED', 'RETRY']).executeTakeFirst();
-  return Number(res.numUpdatedRows) > 0;
+  return services.dialect.db.transaction().execute(async (trx) => {
+    const res = await trx.updateTable('extras_jobresult')
+      .set({ status: 'STARTED', date_started: now(), worker })
+      .where('id', '=', id).where('status', 'in', ['PENDING', 'RECEIVED', 'RETRY']).executeTakeFirst();
+    // The running job holds its inputs now: the stored copy goes (inputs.ts).
+    await dropInputs(trx, id);
+    return Number(res.numUpdatedRows) > 0;
+  });
 }
 
 export type Outcome = { status: 'SUCCESS' | 'FAILURE' | 'REVOKED'; result: unknown; traceback?: string | null };
@@ -54,9 +59,12 @@ export type Outcome = { status: 'SUCCESS' | 'FAILURE' | 'REVOKED'; result: unkno
 export async function markDone(services: Services, id: string, outcome: Outcome): Promise<boolean> {
   const model = services.registry.get('extras.jobresult');
   const values = services.store.encode(model, { status: outcome.status, result: outcome.result ?? null, traceback: outcome.traceback ?? null, date_done: now() });
-  const res = await services.dialect.db.updateTable('extras_jobresult').set(values)
-    .where('id', '=', id).where('status', 'not in', [...FINAL_STATES]).executeTakeFirst();
-  return Number(res.numUpdatedRows) > 0;
+  return services.dialect.db.transaction().execute(async (trx) => {
+    const res = await trx.updateTable('extras_jobresult').set(values)
+      .where('id', '=', id).where('status', 'not in', [...FINAL_STATES]).executeTakeFirst();
+    await dropInputs(trx, id);
+    return Number(res.numUpdatedRows) > 0;
+  });
 }
 
 export type LogEntry = { level: LogLevel; message: string; grouping?: string; log_object?: string; absolute_url?: string };

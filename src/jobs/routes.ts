@@ -3,14 +3,14 @@ import { hasModelPermission } from '../ops/permissions.js';
 import { createAndDispatch } from './dispatch.js';
 import { createJobResult } from './results.js';
 import { toRowId } from '../core/registry/row-id.js';
-import { and } from '../db/query/sql-helpers.js';
 import { requirePermission } from '../ops/permissions.js';
-import { getRow, notFound, scopeClause } from '../ops/read.js';
+import { getRow, notFound } from '../ops/read.js';
 import { serialize } from '../ops/serialize/index.js';
 import { sendJson } from '../api/crud/respond.js';
 import { serializeOptions } from '../api/crud/query.js';
 import { queryParams, toRequestContext } from '../api/request-context.js';
 import { parseRunInput } from './run-input.js';
+import { acceptMultipart, isMultipart, multipartRunBody } from './multipart-input.js';
 import { requireWorker, runJob } from './run-job.js';
 import { crontabError } from './crontab.js';
 import { loadJob } from './sources.js';
@@ -24,17 +24,9 @@ import type { Action } from '../ops/permissions.js';
 import type { RequestContext, Services } from '../ops/services.js';
 
 
-/**
- * The job a detail path names: by id, or by name where the segment is no id (the reference's
- * JobByNameViewSet), within what the actor may do (`run` for run/, as the reference restricts).
- */
+/** The job a detail path names, by id or by name (the model's lookup field), within what the actor may do (`run` for run/, as the reference restricts). */
 async function findJob(services: Services, rc: RequestContext, key: string, action: Action): Promise<Row> {
-  const model = services.registry.get('extras.job');
-  if (toRowId(model, key)) return getRow(services, rc, model, key, new Map(), action, services.dialect.db);
-  const where = await scopeClause(services, rc, model, new Map(), action, services.dialect.db);
-  const raw = await services.dialect.db.selectFrom(model.table).selectAll(model.table).where(and([where, (eb) => eb(`${model.table}.name`, '=', key)])).executeTakeFirst();
-  if (!raw) throw notFound(model);
-  return services.store.decode(model, raw);
+  return getRow(services, rc, services.registry.get('extras.job'), key, new Map(), action, services.dialect.db);
 }
 
 async function variables(services: Services, req: FastifyRequest, reply: FastifyReply) {
@@ -51,7 +43,8 @@ async function run(services: Services, req: FastifyRequest, reply: FastifyReply)
   if (req.actor) requirePermission(services, req.actor, 'run', model);
   const rc = toRequestContext(req, 'extras-api:job-run');
   const job = await findJob(services, rc, (req.params as { key: string }).key, 'run');
-  const outcome = await runJob(services, rc, job, parseRunInput(req.body, crontabError));
+  const body = isMultipart(req.body) ? await multipartRunBody(req.body.__multipart) : req.body;
+  const outcome = await runJob(services, rc, job, parseRunInput(body, crontabError));
   if ('errors' in outcome) return sendJson(reply, 400, { errors: outcome.errors });
   const opts = serializeOptions(queryParams(req), rc.baseUrl, { method: 'GET' });
   const render = async (id: string, row: Row | null) => (row ? (await serialize(services, services.dialect.db, services.registry.get(id), [row], opts))[0] : null);
@@ -95,7 +88,11 @@ async function sync(services: Services, req: FastifyRequest, reply: FastifyReply
 /** Routes of jobs beyond CRUD: variables/, run/ (by id or name), a job result's logs/, a file proxy's download/. */
 export function registerJobRoutes(app: FastifyInstance, services: Services): void {
   registerActionRoute(app, services, { url: '/api/extras/jobs/:key/variables/', model: 'extras.job', name: 'Variables', doc: JOB_DOCS.variables, get: variables });
-  registerActionRoute(app, services, { url: '/api/extras/jobs/:key/run/', model: 'extras.job', name: 'Run', doc: JOB_DOCS.run, post: run });
+  // run/ also takes multipart/form-data (FileVar uploads), as the reference's MultiPartParser.
+  void app.register(async (scope) => {
+    acceptMultipart(scope);
+    registerActionRoute(scope, services, { url: '/api/extras/jobs/:key/run/', model: 'extras.job', name: 'Run', doc: JOB_DOCS.run, post: run, parses: ['application/json', 'multipart/form-data'] });
+  });
   registerActionRoute(app, services, { url: '/api/extras/job-results/:key/logs/', model: 'extras.jobresult', name: 'Logs', doc: JOB_DOCS.logs, get: logs });
   registerActionRoute(app, services, { url: '/api/extras/git-repositories/:key/sync/', model: 'extras.gitrepository', name: 'Sync', doc: JOB_DOCS.sync, post: sync });
   registerActionRoute(app, services, { url: '/api/extras/file-proxies/:key/download/', model: 'extras.fileproxy', name: 'Download', doc: JOB_DOCS.download, get: download });

@@ -69,13 +69,19 @@ export async function fireDueSchedules(services: Services, now: Date = new Date(
   return fired;
 }
 
-/** Looks for due schedules every JOBS_SCHEDULER_MS in this process; returns the stop function. */
+/** The scheduler's time: the real clock, or JOBS_SCHEDULER_CLOCK's (tests run minutes in seconds). */
+export function schedulerNow(services: Services): Date {
+  const clock = services.config.jobs.schedulerClock;
+  return clock ? new Date(clock.clockMs + Math.max(0, Date.now() - clock.realMs) * clock.speed) : new Date();
+}
+
+/** Looks for due schedules every JOBS_SCHEDULER_MS in this process (service or `inventory worker`); returns the stop function. */
 export function startScheduler(services: Services, onError: (err: unknown) => void): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    fireDueSchedules(services).catch(onError).finally(() => { running = false; });
+    fireDueSchedules(services, schedulerNow(services)).catch(onError).finally(() => { running = false; });
   }, services.config.jobs.schedulerMs);
   timer.unref();
   return () => clearInterval(timer);

@@ -19,7 +19,8 @@ export async function loadAllJobs(config: Config): Promise<{ jobs: FoundJob[]; b
 export async function loadJob(config: Config, moduleName: string, className: string): Promise<FoundJob | undefined> {
   const system = SYSTEM_JOBS.find((j) => j.module_name === moduleName && j.job_class_name === className);
   if (system) return system;
-  const file = moduleFileOf(jobsRoot(config), moduleName);
+  // A job from a Git repository (`<slug>.jobs...`) lives in that repository's working copy.
+  const file = moduleFileOf(jobsRoot(config), moduleName) ?? moduleFileOf(path.resolve(config.jobs.gitRoot), moduleName);
   if (!file) return undefined;
   return jobsOfModule(moduleName, await importModule(file), file).find((j) => j.job_class_name === className);
 }

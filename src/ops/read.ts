@@ -58,6 +58,10 @@ async function keyId(services: Services, exec: Exec, model: ResolvedModel, key: 
   const id = toRowId(model, key);
   if (id) return id;
   if (model.id_type === 'integer') throw new NotFoundError('Not found.', { versioned: !key.includes('.') });
+  if (model.lookup_field) {
+    const named = await exec.selectFrom(model.table).select('id').where(model.lookup_field, '=', key).executeTakeFirst();
+    return named ? String(named.id) : null;
+  }
   const found = await resolveNaturalKey(services, exec, model, fromCompositeKey(key));
   return found.length === 1 ? found[0] : null;
 }

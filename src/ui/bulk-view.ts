@@ -1,5 +1,5 @@
 import { AppError } from '../core/errors.js';
-import { parseCsvBody } from '../api/csv/import.js';
+import { parseCsvBody } from '../ops/csv/import.js';
 import { bulkDelete, bulkUpdate, createObjects } from '../ops/crud.js';
 import { formFields } from './columns.js';
 import { formValue, formValues, type FormBody } from './form-body.js';

@@ -1,5 +1,5 @@
-import { toCell, toCsvLines } from './cells.js';
-import { parseCsvBody } from './import.js';
+import { toCell, toCsvLines } from '../../ops/csv/cells.js';
+import { parseCsvBody } from '../../ops/csv/import.js';
 import { ValidationError } from '../../core/errors.js';
 import { nullCharacterErrors } from '../plugins/null-characters.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

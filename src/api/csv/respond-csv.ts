@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { queryParams, toRequestContext } from '../request-context.js';
-import { buildCsvPlan, openCsvExport, rowsToCsv } from './export.js';
+import { buildCsvPlan, openCsvExport, rowsToCsv } from '../../ops/csv/export.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { Services } from '../../ops/services.js';

@@ -181,6 +181,7 @@ export function resolveModel(model: AuthoredModel): ResolvedModel {
     fieldMap,
     columns: Object.freeze(fields.filter((fld) => fld.column !== null)),
     natural_key: Object.freeze([...model.natural_key]),
+    lookup_field: model.lookup_field,
     unique_together: Object.freeze((model.unique_together ?? []).map((u) => Object.freeze([...u]))),
     indexes: Object.freeze((model.indexes ?? []).map((i) => Object.freeze([...i]))),
     ordering: Object.freeze([...model.ordering]),

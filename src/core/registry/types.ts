@@ -188,6 +188,8 @@ export type AuthoredModel = {
   tree?: boolean;
   fields: Record<string, AuthoredField>;
   natural_key: string[];
+  /** A unique field that names the object on a detail path when the key is no id (the reference's `JobByNameViewSet`: `jobs/<name>/`). */
+  lookup_field?: string;
   unique_together?: string[][];
   /** Extra (non-unique) indexes by field names, e.g. `[['ip_version', 'network', 'broadcast']]`. */
   indexes?: string[][];
@@ -287,6 +289,7 @@ export type ResolvedModel = Readonly<{
   /** Stored scalar and FK columns in table order. */
   columns: readonly ResolvedField[];
   natural_key: readonly string[];
+  lookup_field?: string;
   unique_together: readonly (readonly string[])[];
   indexes: readonly (readonly string[])[];
   ordering: readonly string[];

@@ -5,6 +5,7 @@ import { syncContentTypes } from '../content-types.js';
 import { fillNaturalOrderKeys } from './natural-order-keys.js';
 import { normalizeMacAddresses } from './mac-addresses.js';
 import { createQueueTables } from './queue-tables.js';
+import { createJobInputsTable } from './job-inputs.js';
 import { ensureSessionTables } from './session-tables.js';
 import { fillDefaultDescriptions } from './default-descriptions.js';
 import { fillCircuitTerminationSides } from './circuit-termination-sides.js';
@@ -54,6 +55,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 7, name: 'reference descriptions of default statuses and roles', up: fillDefaultDescriptions },
   { id: 8, name: 'circuit terminations named on their circuits (circuits.circuit)', up: fillCircuitTerminationSides },
   { id: 20, name: 'event outbox, queue and workers', up: createQueueTables },
+  { id: 70, name: 'job run inputs apart from queue rows', up: createJobInputsTable },
 ];
 
 /** Latest migration id this build knows. */

@@ -43,6 +43,13 @@ async function targetIds(ctx: SystemContext, model: ResolvedModel, data: Record<
   return rows.map((r) => String(r.id));
 }
 
+/** A bulk action's selection: the model of `content_type`, the user's permission on it (checked first), and the ids it applies to. */
+async function selectTargets(ctx: SystemContext, data: Record<string, unknown>, how: { action: 'change' | 'delete'; verb: string; allKey: string }): Promise<{ model: ResolvedModel; ids: string[] }> {
+  const model = modelOf(ctx, data.content_type);
+  await requireModelPermission(ctx, model, how.action, how.verb);
+  return { model, ids: await targetIds(ctx, model, data, how.allKey) };
+}
+
 /** An API error as log lines, then a failure. */
 async function failWith(ctx: SystemContext, err: unknown, summary: string): Promise<never> {
   if (err instanceof AppError) await ctx.logger.error(JSON.stringify(err.body));
@@ -72,12 +79,10 @@ export const BulkEditObjects: SystemJob = {
   },
   /** `form_data`: field values as the API takes them, `_nullify` (fields to empty), `add_tags` / `remove_tags`; all objects or none. */
   async run(ctx, data) {
-    const model = modelOf(ctx, data.content_type);
-    await requireModelPermission(ctx, model, 'change', 'update');
+    const { model, ids } = await selectTargets(ctx, data, { action: 'change', verb: 'update', allKey: 'edit_all' });
     const { _nullify: nullify, add_tags: addTags, remove_tags: removeTags, ...fields } = (data.form_data ?? {}) as Record<string, unknown>;
     // As the reference: a nullified field becomes null where it may, else empty.
     for (const name of Array.isArray(nullify) ? nullify.map(String) : []) fields[name] = model.fieldMap.get(name)?.nullable === false ? '' : null;
-    const ids = await targetIds(ctx, model, data, 'edit_all');
     const tags = addTags || removeTags ? await editedTags(ctx, model, ids, { add_tags: addTags, remove_tags: removeTags }) : null;
     await ctx.logger.debug(`Performing update on ${ids.length} ${model.verbose_name_plural}`);
     const items = ids.map((id) => ({ id, ...fields, ...(tags?.has(id) ? { tags: tags.get(id) } : {}) }));
@@ -99,9 +104,7 @@ export const BulkDeleteObjects: SystemJob = {
   },
   /** All objects or none: a protected object (409 in the API) fails the run and deletes nothing. */
   async run(ctx, data) {
-    const model = modelOf(ctx, data.content_type);
-    await requireModelPermission(ctx, model, 'delete', 'delete');
-    const ids = await targetIds(ctx, model, data, 'delete_all');
+    const { model, ids } = await selectTargets(ctx, data, { action: 'delete', verb: 'delete', allKey: 'delete_all' });
     await ctx.logger.info(`Deleting ${ids.length} ${model.verbose_name_plural}...`);
     await bulkDelete(ctx.system.services, ctx.system.rc, model, ids.map((id) => ({ id })), new Map()).catch(async (err) => {
       if (err instanceof AppError && err.status === 409) {

@@ -3,6 +3,7 @@ import { LogsCleanup } from './cleanup.js';
 import { RefreshDynamicGroupCacheJobButtonReceiver, RefreshDynamicGroupCaches } from './groups.js';
 import { ExportObjectList, ImportObjects } from './import-export.js';
 import { GitRepositoryDryRun, GitRepositorySync } from './git.js';
+import { FixIPAMParents } from './ipam-parents.js';
 import type { JobDefinition } from '../contract.js';
 import type { FoundJob } from '../catalog.js';
 import type { SystemJob } from './types.js';
@@ -17,4 +18,5 @@ export const SYSTEM_JOBS: FoundJob[] = [
   ...system('nautobot.core.jobs', { ExportObjectList, GitRepositorySync, GitRepositoryDryRun, ImportObjects }),
   ...system('nautobot.core.jobs.cleanup', { LogsCleanup }),
   ...system('nautobot.core.jobs.groups', { RefreshDynamicGroupCaches, RefreshDynamicGroupCacheJobButtonReceiver }),
+  ...system('nautobot.ipam.jobs.cleanup', { FixIPAMParents }),
 ];

@@ -50,6 +50,7 @@ export const job = defineModel({
     job_queues: f.m2m('extras.jobqueue', { read_only: true, label: 'Job Queues' }),
   },
   natural_key: ['module_name', 'job_class_name'],
+  lookup_field: 'name',
   unique_together: [['module_name', 'job_class_name']],
   ordering: ['grouping', 'name'],
   display: 'name',

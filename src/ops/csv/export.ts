@@ -1,13 +1,13 @@
 import { collectGarbage } from '../../core/gc.js';
-import { openRowBatches } from '../../ops/export.js';
-import { loadForSerialization } from '../../ops/serialize/plan.js';
-import { renderRows } from '../../ops/serialize/render.js';
+import { openRowBatches } from '../export.js';
+import { loadForSerialization } from '../serialize/plan.js';
+import { renderRows } from '../serialize/render.js';
 import { CSV_NULL, toCell, toCsvLines } from './cells.js';
 import { buildFkLookups, readLookup } from './lookups.js';
 import type { ResolvedField, ResolvedModel, Row } from '../../core/registry/types.js';
-import type { Params } from '../../ops/filters/apply.js';
-import type { Loaded } from '../../ops/serialize/plan.js';
-import type { RequestContext, Services } from '../../ops/services.js';
+import type { Params } from '../filters/apply.js';
+import type { Loaded } from '../serialize/plan.js';
+import type { RequestContext, Services } from '../services.js';
 import type { FkLookups } from './lookups.js';
 
 /** Keys of the API record that CSV leaves out (api-behaviour.md section 12). */

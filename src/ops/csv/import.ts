@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { BadRequestError, PayloadTooLargeError } from '../../core/errors.js';
-import { isWritable } from '../../ops/write/build-item.js';
+import { isWritable } from '../write/build-item.js';
 import { CSV_NO_OBJECT, CSV_NULL } from './cells.js';
 import type { ResolvedField, ResolvedModel } from '../../core/registry/types.js';
 

@@ -1,8 +1,8 @@
-import { maxTreeDepth } from '../../ops/export.js';
+import { maxTreeDepth } from '../export.js';
 import { CSV_NO_OBJECT, CSV_NULL } from './cells.js';
-import type { Loader } from '../../ops/loader.js';
+import type { Loader } from '../loader.js';
 import type { ResolvedField, ResolvedModel, Row } from '../../core/registry/types.js';
-import type { Services } from '../../ops/services.js';
+import type { Services } from '../services.js';
 
 /** FK field name -> natural-key lookups of its target (`name`, `parent__name`, ...). */
 export type FkLookups = ReadonlyMap<string, readonly string[]>;

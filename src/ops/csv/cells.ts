@@ -1,4 +1,4 @@
-import { pyRepr } from '../../ops/references/python-repr.js';
+import { pyRepr } from '../references/python-repr.js';
 
 /** Cell text for a null scalar (api-behaviour.md section 12). */
 export const CSV_NULL = 'NULL';
