@@ -46,20 +46,24 @@ async function main(): Promise<void> {
   const rack = await firstId(app, 'dcim_rack');
   const prefix = await firstId(app, 'ipam_prefix');
   const counts = await app.services.dialect.db.selectFrom('dcim_interface').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-  const pages = ['/', '/dcim/interfaces/', '/dcim/interfaces/?q=eth&sort=-name', '/dcim/interfaces/?page=100', '/dcim/devices/', `/dcim/devices/${device}/`, `/dcim/racks/${rack}/`, `/ipam/prefixes/${prefix}/`, '/ipam/ip-addresses/', '/dcim/devices/add/', '/search/?q=leaf', '/extras/object-changes/'];
+  const only = process.argv.includes('--only') ? [process.argv[process.argv.indexOf('--only') + 1]] : undefined;
+  const pages = only ?? ['/', '/dcim/interfaces/', '/dcim/interfaces/?q=eth&sort=-name', '/dcim/interfaces/?page=100', '/dcim/devices/', `/dcim/devices/${device}/`, `/dcim/racks/${rack}/`, `/ipam/prefixes/${prefix}/`, '/ipam/ip-addresses/', '/dcim/devices/add/', '/search/?q=leaf', '/extras/object-changes/'];
   console.log(`interfaces: ${String(counts?.n)}; runs per page: ${runs}`);
-  console.log('page | status | median ms | max ms');
+  console.log('page | status | statements | median ms | max ms');
   for (const url of pages) {
     const times: number[] = [];
     let status = 0;
+    let statements = 0;
     for (let i = 0; i < runs; i += 1) {
+      const before = app.services.dialect.queryCount();
       const start = process.hrtime.bigint();
       const res = await app.inject({ method: 'GET', url, headers: { cookie } });
       times.push(Number(process.hrtime.bigint() - start) / 1e6);
       status = res.statusCode;
+      statements = app.services.dialect.queryCount() - before;
     }
     times.sort((a, b) => a - b);
-    console.log(`${url} | ${status} | ${times[Math.floor(times.length / 2)].toFixed(1)} | ${times.at(-1)!.toFixed(1)}`);
+    console.log(`${url} | ${status} | ${statements} | ${times[Math.floor(times.length / 2)].toFixed(1)} | ${times.at(-1)!.toFixed(1)}`);
   }
   await app.close();
 }

@@ -1,5 +1,5 @@
 import { html, type Html } from '../html.js';
-import { appLabel, browsableModels, capitalize, detailPath, layout, listPath, type PageContext } from '../layout.js';
+import { appLabel, capitalize, detailPath, layout, listPath, type PageContext } from '../layout.js';
 import { pageRequest, readList } from '../model-data.js';
 import { uiRoute } from '../page.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -8,9 +8,9 @@ import type { Services } from '../../ops/services.js';
 
 const PER_MODEL = 5;
 
-/** Models the global search asks: every one with a quick search (`q`), the change log aside. */
+/** Models the global search asks: those the apps list as searchable (as the reference's), with a quick search (`q`). */
 function searchable(services: Services): ResolvedModel[] {
-  return [...browsableModels(services).values()].flat().filter((m) => m.search && m.id !== 'extras.objectchange');
+  return services.registry.searchable.filter((m) => m.search && !m.internal);
 }
 
 async function hits(ctx: PageContext, req: FastifyRequest, model: ResolvedModel, q: string): Promise<Html | null> {
