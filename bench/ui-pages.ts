@@ -49,21 +49,27 @@ async function main(): Promise<void> {
   const only = process.argv.includes('--only') ? [process.argv[process.argv.indexOf('--only') + 1]] : undefined;
   const pages = only ?? ['/', '/dcim/interfaces/', '/dcim/interfaces/?q=eth&sort=-name', '/dcim/interfaces/?page=100', '/dcim/devices/', `/dcim/devices/${device}/`, `/dcim/racks/${rack}/`, `/ipam/prefixes/${prefix}/`, '/ipam/ip-addresses/', '/dcim/devices/add/', '/search/?q=leaf', '/extras/object-changes/'];
   console.log(`interfaces: ${String(counts?.n)}; runs per page: ${runs}`);
-  console.log('page | status | statements | median ms | max ms');
+  console.log('page | status | statements | median ms | max ms | median CPU ms');
   for (const url of pages) {
     const times: number[] = [];
+    const cpu: number[] = [];
     let status = 0;
     let statements = 0;
     for (let i = 0; i < runs; i += 1) {
       const before = app.services.dialect.queryCount();
       const start = process.hrtime.bigint();
+      const used = process.cpuUsage();
       const res = await app.inject({ method: 'GET', url, headers: { cookie } });
       times.push(Number(process.hrtime.bigint() - start) / 1e6);
+      const spent = process.cpuUsage(used);
+      cpu.push((spent.user + spent.system) / 1000);
       status = res.statusCode;
       statements = app.services.dialect.queryCount() - before;
+      if (process.argv.includes('--print') && i === 0) console.log(res.body);
     }
     times.sort((a, b) => a - b);
-    console.log(`${url} | ${status} | ${statements} | ${times[Math.floor(times.length / 2)].toFixed(1)} | ${times.at(-1)!.toFixed(1)}`);
+    cpu.sort((a, b) => a - b);
+    console.log(`${url} | ${status} | ${statements} | ${times[Math.floor(times.length / 2)].toFixed(1)} | ${times.at(-1)!.toFixed(1)} | ${cpu[Math.floor(cpu.length / 2)].toFixed(1)}`);
   }
   await app.close();
 }

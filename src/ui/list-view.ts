@@ -3,7 +3,7 @@ import { filterSet } from '../ops/filters/filter-set.js';
 import { columnChoices, defaultColumns, sortable } from './columns.js';
 import { html, type Html } from './html.js';
 import { appLabel, capitalize, csrfField, detailPath, layout, listPath, type PageContext } from './layout.js';
-import { pageRequest, readList, type Shown } from './model-data.js';
+import { nameRelated, pageRequest, readList, type Shown } from './model-data.js';
 import { picker } from './picker.js';
 import { showValue } from './values.js';
 import type { FastifyRequest } from 'fastify';
@@ -104,33 +104,6 @@ function exportLink(model: ResolvedModel, state: ListState): string {
   return `/api/${model.app}/${model.path}/?${params}`;
 }
 
-/**
- * The list reads its rows at depth 0 (related objects as `{id, object_type, url}`) and names the
- * related objects of the shown columns with one read per related model: depth 1 renders every
- * related object whole, several times the cost for a page of interfaces.
- */
-async function nameRelated(ctx: PageContext, req: FastifyRequest, model: ResolvedModel, columns: string[], results: Shown[]): Promise<void> {
-  const wanted = new Map<string, Set<string>>();
-  const refs: Shown[] = [];
-  for (const obj of results) for (const c of columns) for (const v of (Array.isArray(obj[c]) ? obj[c] : [obj[c]]) as unknown[]) {
-    if (!v || typeof v !== 'object' || !('object_type' in v) || 'display' in v) continue;
-    const ref = v as Shown;
-    wanted.set(String(ref.object_type), (wanted.get(String(ref.object_type)) ?? new Set()).add(String(ref.id)));
-    refs.push(ref);
-  }
-  const names = new Map<string, string>();
-  for (const [type, ids] of wanted) {
-    const target = ctx.services.registry.find(type);
-    if (!target) continue;
-    const found = await readList(ctx.services, pageRequest(req, target, 'list'), target, new Map([['id', [...ids]]]), { limit: ids.size, offset: 0, depth: 0 }).catch(() => ({ results: [] as Shown[] }));
-    for (const r of found.results) names.set(`${type}:${String(r.id)}`, String(r.display));
-  }
-  for (const ref of refs) {
-    const name = names.get(`${String(ref.object_type)}:${String(ref.id)}`);
-    if (name !== undefined) ref.display = name;
-  }
-}
-
 /** The list page of any model: filters, quick search, sorting, columns, pages, selection for bulk actions, CSV. */
 export async function listPage(ctx: PageContext, req: FastifyRequest, model: ResolvedModel): Promise<string> {
   const state = readState(ctx, model);
@@ -139,7 +112,7 @@ export async function listPage(ctx: PageContext, req: FastifyRequest, model: Res
   let error: Html | string = '';
   try {
     ({ count, results } = await readList(ctx.services, pageRequest(req, model, 'list'), model, state.filters, { limit: state.perPage, offset: (state.page - 1) * state.perPage, sort: state.sort, depth: 0 }));
-    await nameRelated(ctx, req, model, state.columns, results);
+    await nameRelated(ctx.services, req, state.columns, results);
   } catch (err) {
     if (!(err instanceof AppError) || err.status !== 400) throw err;
     error = html`<div class="alert error" role="alert">Filter refused: ${JSON.stringify(err.body)}</div>`;
