@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { toRequestContext } from '../api/request-context.js';
-import { col } from '../db/query/sql-helpers.js';
+import { and, col, type Clause } from '../db/query/sql-helpers.js';
 import { getRow, listRows, scopeClause } from '../ops/read.js';
 import { serialize } from '../ops/serialize/index.js';
 import type { FastifyRequest } from 'fastify';
@@ -31,28 +31,34 @@ export async function readOne(services: Services, rc: RequestContext, model: Res
   return shown as Shown;
 }
 
+/** What to count: a model's objects matching list filters (`params`) and, when given, an extra clause. */
+export type CountAsked = { model: ResolvedModel; params: Params; also?: Clause };
+
 /**
- * How many objects of each referencing model point at `id` through its field (a device's
- * interfaces, console ports, ...), within the user's permissions, in one statement; null for a
- * model the user may not view.
+ * How many objects each item asks for the user may view, in one statement (null for a model the
+ * user may not view, or whose filters refuse the value): the global search's hits per model, a
+ * detail page's reverse relations.
  */
-export async function countReferences(services: Services, req: FastifyRequest, refs: readonly Reference[], id: string): Promise<(number | null)[]> {
+export async function countEach(services: Services, req: FastifyRequest, asked: readonly CountAsked[]): Promise<(number | null)[]> {
   const db = services.dialect.db;
   const counted: { index: number; query: any }[] = [];
-  for (const [index, ref] of refs.entries()) {
-    const where = await scopeClause(services, pageRequest(req, ref.model, 'list'), ref.model, new Map(), 'view', db).catch((err: { status?: number }) => {
-      if (err.status === 403) return null;
+  for (const [index, item] of asked.entries()) {
+    const where = await scopeClause(services, pageRequest(req, item.model, 'list'), item.model, item.params, 'view', db).catch((err: { status?: number }) => {
+      if (err.status === 403 || err.status === 400) return null;
       throw err;
     });
-    if (where === null) continue;
-    const column = col(ref.model.table, ref.field.column as string);
-    counted.push({ index, query: db.selectFrom(ref.model.table).select(sql<number>`count(*)`.as('n')).where(where).where(column, '=', id) });
+    if (where !== null) counted.push({ index, query: db.selectFrom(item.model.table).select(sql<number>`count(*)`.as('n')).where(item.also ? and([where, item.also]) : where) });
   }
-  const out: (number | null)[] = refs.map(() => null);
+  const out: (number | null)[] = asked.map(() => null);
   if (counted.length === 0) return out;
   const row = await db.selectNoFrom(counted.map((c, k) => c.query.as(`n${k}`))).executeTakeFirst() as Record<string, unknown>;
   counted.forEach((c, k) => (out[c.index] = Number(row[`n${k}`] ?? 0)));
   return out;
+}
+
+/** How many objects of each referencing model point at `id` through its field (a device's interfaces, console ports, ...). */
+export function countReferences(services: Services, req: FastifyRequest, refs: readonly Reference[], id: string): Promise<(number | null)[]> {
+  return countEach(services, req, refs.map((ref) => ({ model: ref.model, params: new Map(), also: (eb) => eb(col(ref.model.table, ref.field.column as string), '=', id) })));
 }
 
 /**
