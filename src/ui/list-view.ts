@@ -1,10 +1,10 @@
 import { AppError } from '../core/errors.js';
-import { filterSet } from '../ops/filters/filter-set.js';
 import { columnChoices, defaultColumns, sortable } from './columns.js';
+import { formCustomFields } from './custom-field-inputs.js';
+import { filterForm } from './filter-form.js';
 import { html, type Html } from './html.js';
 import { appLabel, capitalize, csrfField, detailPath, layout, listPath, type PageContext } from './layout.js';
 import { nameRelated, pageRequest, readList, type Shown } from './model-data.js';
-import { picker } from './picker.js';
 import { showValue } from './values.js';
 import type { FastifyRequest } from 'fastify';
 import type { ResolvedField, ResolvedModel } from '../core/registry/types.js';
@@ -41,35 +41,6 @@ function headerCell(state: ListState, field: ResolvedField): Html {
   const current = state.sort === field.name ? 'ascending' : state.sort === `-${field.name}` ? 'descending' : undefined;
   const next = current === 'ascending' ? `-${field.name}` : field.name;
   return html`<th scope="col"${current ? html` aria-sort="${current}"` : ''}><a href="${withParams(state.url, { sort: next, page: null })}">${field.label}${current === 'ascending' ? ' ▲' : current === 'descending' ? ' ▼' : ''}</a></th>`;
-}
-
-/** Filters shown in the form: quick search, then related objects, choices and yes/no fields of the filter set. */
-function filterFields(model: ResolvedModel): ResolvedField[] {
-  const set = filterSet(model);
-  return model.fields.filter((f) => set.has(f.name) && !f.common && (f.kind === 'fk' || f.kind === 'choice' || f.kind === 'boolean' || f.name === 'tags')).slice(0, 14);
-}
-
-function filterInput(ctx: PageContext, model: ResolvedModel, state: ListState, field: ResolvedField): Html {
-  const id = `filter_${field.name}`;
-  const values = state.filters.get(field.name) ?? [];
-  if (field.kind === 'choice') {
-    return html`<div><label for="${id}">${field.label}</label><select id="${id}" name="${field.name}"><option value="">Any</option>${(field.choices ?? []).map(([v, l]) => html`<option value="${String(v)}"${values.includes(String(v)) ? html` selected` : ''}>${l}</option>`)}</select></div>`;
-  }
-  if (field.kind === 'boolean') {
-    const v = values[0] ?? '';
-    return html`<div><label for="${id}">${field.label}</label><select id="${id}" name="${field.name}"><option value="">Any</option><option value="true"${v === 'true' ? html` selected` : ''}>Yes</option><option value="false"${v === 'false' ? html` selected` : ''}>No</option></select></div>`;
-  }
-  return html`<div><label for="${id}">${field.label}</label>${picker(ctx.services, model, field, { id, name: field.name, selected: values.map((v) => ({ value: v, label: v })), multiple: field.kind !== 'fk' })}</div>`;
-}
-
-function filterForm(ctx: PageContext, model: ResolvedModel, state: ListState): Html {
-  const fields = filterFields(model);
-  const active = [...state.filters.keys()].length > 0;
-  const q = model.search ? html`<div><label for="filter_q">Search</label><input id="filter_q" type="search" name="q" value="${state.filters.get('q')?.[0] ?? ''}"></div>` : '';
-  const hidden = state.columns.map((c) => html`<input type="hidden" name="columns" value="${c}">`);
-  return html`<details class="card"${active ? html` open` : ''}><summary>Filters${active ? ` (${[...state.filters.keys()].join(', ')})` : ''}</summary>
-<form class="filters" method="get" action="${listPath(model)}" aria-label="Filters">${q}${fields.map((f) => filterInput(ctx, model, state, f))}${hidden}
-<div class="actions"><button class="primary" type="submit">Apply</button><a class="btn" href="${listPath(model)}">Clear</a></div></form></details>`;
 }
 
 function columnPicker(model: ResolvedModel, state: ListState): Html {
@@ -120,7 +91,7 @@ export async function listPage(ctx: PageContext, req: FastifyRequest, model: Res
   const writable = !model.read_only;
   const actions = html`<div class="actions">${writable && model.creatable ? html`<a class="btn primary" href="${listPath(model)}add/">Add</a><a class="btn" href="${listPath(model)}import/">Import</a>` : ''}<a class="btn" href="${exportLink(model, state)}">Export CSV</a>${columnPicker(model, state)}</div>`;
   const bulk = writable ? html`<div class="actions"><button type="submit" formaction="${listPath(model)}edit/">Edit selected</button><button class="danger" type="submit" formaction="${listPath(model)}delete/">Delete selected</button></div>` : '';
-  const content = html`<h1>${capitalize(model.verbose_name_plural)}</h1>${actions}${filterForm(ctx, model, state)}${error}
+  const content = html`<h1>${capitalize(model.verbose_name_plural)}</h1>${actions}${filterForm(ctx, model, state.filters, state.columns, await formCustomFields(ctx.services, model))}${error}
 <form method="post" action="${listPath(model)}edit/" aria-label="Selection">${csrfField(ctx)}<input type="hidden" name="return_url" value="${state.url.pathname + state.url.search}">${table(ctx, model, state, results)}${bulk}</form>${pager(state, count)}`;
   return layout(ctx, capitalize(model.verbose_name_plural), content, { crumbs: [[appLabel(model.app)], [capitalize(model.verbose_name_plural)]] });
 }
