@@ -29,6 +29,7 @@ import { measureDetailDuringJob } from './lib/during-job.js';
 import { countStatements, cpuPerRequest, runGuard, trackHandlerStatements } from './lib/query-guard.js';
 import { countWriteStatements } from './lib/write-statements.js';
 import { toMarkdown, writeResults } from './lib/report.js';
+import { measureUiPages } from './lib/ui-pages.js';
 import { toScale } from './lib/scales.js';
 import { DATASET_LISTS, FLOOR_PATH, countKey, guardPaths, readScenarios } from './lib/scenarios.js';
 import { freshDatabase } from './lib/scratch-db.js';
@@ -143,6 +144,8 @@ async function main(): Promise<number> {
       statements.set(s.name, { statements: (await countStatements(app, s.paths[0], s.post)).statements, cpuMs: await cpuPerRequest(app, s.paths[0], 20, s.post) });
     }
     const writeStatements = opts.guardOnly ? [] : await countWriteStatements(app, fixtures);
+    if (!opts.guardOnly) log('web interface pages (in process)...');
+    const uiPages = opts.guardOnly ? undefined : await measureUiPages(app, { runs: 5 });
     const dbVersion = await databaseVersion(app);
     await app.close();
     const guardOk = guard.every((g) => g.verdict !== 'FAIL');
@@ -152,7 +155,7 @@ async function main(): Promise<number> {
       date: new Date().toISOString().slice(0, 10), db, dbVersion, machine, commit: gitCommit(),
       dataset: { scale: seed ? opts.scale : 'existing', seeded: Boolean(seed), seedSeconds: seed?.seconds ?? null, seedObjectsPerSecond: seed?.objectsPerSecond ?? null, seedPhaseSeconds: seed?.phaseSeconds, counts },
       settings: { ...opts.settings, bulkSize: opts.bulkSize, bulkRounds: opts.rounds, serverEnv },
-      floor: null, reads: [], bulk: [], csv: [], guard, guardOk, writeStatements,
+      floor: null, reads: [], bulk: [], csv: [], guard, guardOk, writeStatements, uiPages,
       server: { startRssMb, peakRssMb: Math.max(startRssMb, seedPeak ?? 0), seedPeakRssMb: seedPeak }, totalSeconds: 0, notes,
     };
     if (!opts.guardOnly) await measureAll({ server, client, catalog, fixtures, scenarios, statements, opts, results });

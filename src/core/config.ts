@@ -53,6 +53,8 @@ export type Config = {
   metrics: { enabled: boolean; authenticated: boolean };
   /** Log lines: `pretty` (one readable line per request), `json`, or `auto` (pretty on a terminal, else JSON). */
   logFormat: 'auto' | 'json' | 'pretty';
+  /** Seconds a web interface session lasts from login (the reference's SESSION_COOKIE_AGE, two weeks; not extended by use, as there). */
+  sessionCookieAge: number;
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
@@ -153,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     metrics: { enabled: toBool(env.METRICS_ENABLED, true), authenticated: toBool(env.METRICS_AUTHENTICATED, false) },
     logFormat: toLogFormat(env.LOG_FORMAT),
+    sessionCookieAge: toPositive(env.SESSION_COOKIE_AGE, 1_209_600, 'SESSION_COOKIE_AGE'),
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
     superuser: name
       ? { name, password: env.SUPERUSER_PASSWORD || undefined, token: env.SUPERUSER_API_TOKEN || undefined }

@@ -113,6 +113,9 @@ async function leadCounts(q: PageQuery, lead: OrderVia): Promise<LeadCounts> {
   return { total: Number(counted[0]?.n ?? 0), unlinked: Number(counted[0]?.z ?? 0), targets: Number(counted[0]?.t ?? 0) };
 }
 
+/** How a filtered FK-led list is read: by the cost estimate below, or always one way (tests compare both ways). */
+export const pageTuning: { walk: 'auto' | 'always' | 'never' } = { walk: 'auto' };
+
 /**
  * Whether a filtered list is read faster by walking the targets in order than by sorting its
  * matches: a walk probes about (offset + limit) * targets / matches targets before the page is
@@ -120,6 +123,7 @@ async function leadCounts(q: PageQuery, lead: OrderVia): Promise<LeadCounts> {
  * device's Ethernet1/1) walks; one that keeps few (one device's interfaces) sorts.
  */
 function walkPays(q: PageQuery, counts: LeadCounts): boolean {
+  if (pageTuning.walk !== 'auto') return pageTuning.walk === 'always';
   const linked = counts.total - counts.unlinked;
   if (q.limit === null || linked === 0) return false;
   return (q.offset + q.limit) * counts.targets < (linked * linked) / 4;
