@@ -35,7 +35,7 @@ async function call(method: string, url: string, body?: unknown): Promise<{ stat
 }
 
 before(async () => {
-  receiver = new Receiver(9152);
+  receiver = new Receiver();
   await receiver.listen();
   db = await freshDatabase();
 });

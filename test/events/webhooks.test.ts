@@ -14,7 +14,7 @@ let receiver: Receiver;
 const WEBHOOK_SETTINGS = { allowedHosts: ['127.0.0.1'], additionalBlockedNetworks: [], allowedSchemes: ['http', 'https'], maxAttempts: 3, retryBackoffMs: 20 };
 
 before(async () => {
-  receiver = new Receiver(9150);
+  receiver = new Receiver();
   await receiver.listen();
   t = await makeApp({ webhooks: WEBHOOK_SETTINGS });
 });
