@@ -24,8 +24,11 @@ const DROPPER = fileURLToPath(new URL('./drop-database.mjs', import.meta.url));
 const TEMPLATE_KEEP_MS = 2 * 3600_000;
 const TEMPLATE_PREFIX = 'netsot_tpl_';
 
-/** A hash of every file under src/ (names and contents). */
+let memo: string | undefined;
+
+/** A hash of every file under src/ (names and contents), once per process. */
 function sourceKey(): string {
+  if (memo) return memo;
   const hash = createHash('sha1');
   const walk = (dir: string): void => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -35,7 +38,7 @@ function sourceKey(): string {
     }
   };
   walk(SRC);
-  return hash.digest('hex').slice(0, 16);
+  return (memo = hash.digest('hex').slice(0, 16));
 }
 
 /** `serverUrl` with its database name replaced by `name`. */
