@@ -7,7 +7,7 @@ import type { TestApp } from '../helpers/app.js';
 
 /**
  * A filtered list ordered by a foreign key first (interfaces by device) is sorted when the filter
- * keeps few rows and walked through the targets when it keeps many (pageTuning.walkMin): both
+ * keeps few rows and walked through the targets when it keeps many (pageTuning.walk forces either way): both
  * must give the same order, counts and slices, the rows without a target included.
  */
 let t: TestApp;
