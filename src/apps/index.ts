@@ -42,7 +42,7 @@ export function buildRegistry(apps: AppDefinition[] = APPS): Registry {
 }
 
 /** Behaviour apps add beyond their declarations (filters, read-time values, write hooks). */
-export const APP_EXTENSIONS: AppExtensions[] = [usersExtensions, dcimExtensions, circuitsDerivedFilters, circuitTerminationExtensions, virtualizationDerivedFilters, tenancyDerivedFilters, ipToInterfaceExtensions, ...extrasExtensions, ...IPAM_EXTENSIONS, dynamicGroupFilters(APPS), dynamicGroupRules, cloudExtensions, cloudDerivedFilters, wirelessExtensions, wirelessDerivedFilters, ...mirroredFieldExtensions];
+export const APP_EXTENSIONS: AppExtensions[] = [usersExtensions, dcimExtensions, circuitsDerivedFilters, circuitTerminationExtensions, virtualizationDerivedFilters, tenancyDerivedFilters, ipToInterfaceExtensions, ...extrasExtensions, ...IPAM_EXTENSIONS, dynamicGroupFilters(APPS), dynamicGroupRules, cloudExtensions, cloudDerivedFilters, wirelessExtensions, wirelessDerivedFilters, ...mirroredFieldExtensions(APPS)];
 
 /** Extra endpoints of an app (`apps/<app>/routes.ts`), mounted before the generic model routes. */
 export type AppRoutes = (app: FastifyInstance, services: Services) => void;

@@ -202,3 +202,16 @@ describe('filters of fields that list assignments', () => {
     assert.deepEqual(got[0].interfaces.map((i: any) => [i.id, i.object_type]), [[assoc.id, 'dcim.interfaceredundancygroupassociation']]);
   });
 });
+
+describe('write responses after change records made without a base URL', () => {
+  it('should render related objects of computed fields with absolute URLs, and reuse the rest', async () => {
+    await create(t, '/api/ipam/prefixes/', { prefix: '192.0.2.0/24', status: 'Active' });
+    await create(t, '/api/ipam/prefixes/', { prefix: '198.51.100.0/24', status: 'Active' });
+    const inside = await create(t, '/api/ipam/ip-addresses/', { address: '192.0.2.10/32', status: 'Active', namespace: 'Global' });
+    await create(t, '/api/ipam/ip-addresses/', { address: '198.51.100.10/32', status: 'Active', namespace: 'Global', nat_inside: inside.id });
+    const res = await t.call('PATCH', `/api/ipam/ip-addresses/${inside.id}/`, { description: 'nat' });
+    assert.equal(res.status, 200);
+    assert.match(res.body.nat_outside_list[0].url, /^http:\/\/[^/]+\/api\/ipam\/ip-addresses\//);
+    assert.equal(res.body.address, '192.0.2.10/32');
+  });
+});

@@ -1,34 +1,46 @@
 /**
- * Read-only to-many fields of DCIM, extras and users models backed by an assignment model
- * (through-links.ts keeps them in step), and the two sides of the team-contact relation.
- * A `targetFk` of `id` lists the assignments themselves, as the reference does for
- * secrets-group `secrets`, dynamic-group `children` and interface-redundancy-group `interfaces`.
+ * The registry's mirrored to-many fields kept in step: a field declared `through` an
+ * assignment model follows its assignments (through-links.ts); one declared `reverse_of`
+ * another and that other hold the same pairs (reverse-links.ts). Fields listing assignments
+ * filter by the assigned objects, as the reference's filter sets.
  */
+import { derivedFilters } from './derived-filters.js';
 import { mirrorThrough } from './through-links.js';
 import { mirrorReverse } from './reverse-links.js';
-import { derivedFilters } from './derived-filters.js';
+import type { AppDefinition } from '../../core/registry/registry.js';
+import type { AuthoredField } from '../../core/registry/types.js';
 import type { AppExtensions } from '../../ops/extensions.js';
+import type { ThroughLink } from './through-links.js';
 
-const VRF_ASSIGNMENT = 'ipam.vrfdeviceassignment';
+/** Every declared field of the apps' models, with its model id. */
+function fieldsOf(apps: AppDefinition[]): { modelId: string; name: string; field: AuthoredField }[] {
+  return apps.flatMap((app) => app.models.flatMap((m) => Object.entries(m.fields).map(([name, field]) => ({ modelId: `${m.app}.${m.model}`, name, field: field as AuthoredField }))));
+}
 
-export const mirroredFieldExtensions: AppExtensions[] = [
-  {
-    'dcim.interfaceredundancygroupassociation': mirrorThrough('dcim.interfaceredundancygroupassociation', [{ owner: 'dcim.interfaceredundancygroup', field: 'interfaces', ownerFk: 'interface_redundancy_group', targetFk: 'id' }]),
-    'dcim.interfacevdcassignment': mirrorThrough('dcim.interfacevdcassignment', [{ owner: 'dcim.virtualdevicecontext', field: 'interfaces', ownerFk: 'virtual_device_context', targetFk: 'interface' }]),
-    'dcim.devicetypetosoftwareimagefile': mirrorThrough('dcim.devicetypetosoftwareimagefile', [{ owner: 'dcim.devicetype', field: 'software_image_files', ownerFk: 'device_type', targetFk: 'software_image_file' }]),
-    'extras.secretsgroupassociation': mirrorThrough('extras.secretsgroupassociation', [{ owner: 'extras.secretsgroup', field: 'secrets', ownerFk: 'secrets_group', targetFk: 'id' }]),
-    'extras.dynamicgroupmembership': mirrorThrough('extras.dynamicgroupmembership', [{ owner: 'extras.dynamicgroup', field: 'children', ownerFk: 'parent_group', targetFk: 'id' }]),
-    'extras.usersavedviewassociation': mirrorThrough('extras.usersavedviewassociation', [{ owner: 'users.user', field: 'default_saved_views', ownerFk: 'user', targetFk: 'saved_view' }]),
-    [VRF_ASSIGNMENT]: mirrorThrough(VRF_ASSIGNMENT, [
-      { owner: 'ipam.vrf', field: 'devices', ownerFk: 'vrf', targetFk: 'device' },
-      { owner: 'ipam.vrf', field: 'virtual_machines', ownerFk: 'vrf', targetFk: 'virtual_machine' },
-      { owner: 'ipam.vrf', field: 'virtual_device_contexts', ownerFk: 'vrf', targetFk: 'virtual_device_context' },
-    ]),
-  },
-  mirrorReverse({ model: 'extras.team', field: 'contacts' }, { model: 'extras.contact', field: 'teams' }),
-  // Fields listing assignments filter by the assigned objects, as the reference's filter sets.
-  derivedFilters({
-    'extras.secretsgroup': ['secrets=secrets_group_associations.secret'],
-    'dcim.interfaceredundancygroup': ['interfaces=interface_redundancy_group_associations.interface'],
-  }),
-];
+function throughExtensions(apps: AppDefinition[]): AppExtensions {
+  const byAssignment = new Map<string, ThroughLink[]>();
+  for (const { modelId, name, field } of fieldsOf(apps)) {
+    if (!field.through) continue;
+    const link: ThroughLink = { owner: modelId, field: name, ownerFk: field.through.owner, targetFk: field.through.target };
+    byAssignment.set(field.through.model, [...(byAssignment.get(field.through.model) ?? []), link]);
+  }
+  return Object.fromEntries([...byAssignment].map(([assignment, links]) => [assignment, mirrorThrough(assignment, links)]));
+}
+
+function reverseExtensions(apps: AppDefinition[]): AppExtensions[] {
+  return fieldsOf(apps).filter(({ field }) => field.reverse_of).map(({ modelId, name, field }) => {
+    const cut = (field.reverse_of as string).lastIndexOf('.');
+    return mirrorReverse({ model: (field.reverse_of as string).slice(0, cut), field: (field.reverse_of as string).slice(cut + 1) }, { model: modelId, field: name });
+  });
+}
+
+export function mirroredFieldExtensions(apps: AppDefinition[]): AppExtensions[] {
+  return [
+    throughExtensions(apps),
+    ...reverseExtensions(apps),
+    derivedFilters({
+      'extras.secretsgroup': ['secrets=secrets_group_associations.secret'],
+      'dcim.interfaceredundancygroup': ['interfaces=interface_redundancy_group_associations.interface'],
+    }),
+  ];
+}

@@ -54,6 +54,14 @@ export type AuthoredField = {
   count?: { model: string; field: string };
   /** OPTIONS `type` override. */
   options_type?: string;
+  /**
+   * A read-only to-many field that lists what an assignment model links to this object: the
+   * assignments of `model` whose FK `owner` points here, by their FK `target` (or `id`: the
+   * assignments themselves). Kept in step on every write of the assignments (apps/shared/mirrored-fields.ts).
+   */
+  through?: Readonly<{ model: string; owner: string; target: string }>;
+  /** A writable to-many field that is the other end of another model's (`app.model.field`): both hold the same pairs. */
+  reverse_of?: string;
   /** OPTIONS `child` of a list or mapping field: how the reference describes one member. */
   options_child?: Readonly<Record<string, unknown>>;
   /** OPTIONS lists no choices for this content-type field (the reference describes it as a bare field). */

@@ -59,7 +59,7 @@ export const deviceType = defineModel({
     comments: f.text({ default: '' }),
     manufacturer: f.fk('dcim.manufacturer', { required: true }),
     device_family: f.fk('dcim.devicefamily', { nullable: true }),
-    software_image_files: f.m2m('dcim.softwareimagefile', { read_only: true, label: 'Software Image Files' }),
+    software_image_files: f.m2m('dcim.softwareimagefile', { read_only: true, label: 'Software Image Files', through: { model: 'dcim.devicetypetosoftwareimagefile', owner: 'device_type', target: 'software_image_file' } }),
   },
   natural_key: ['manufacturer', 'model'],
   unique_together: [['manufacturer', 'model']],
