@@ -156,6 +156,7 @@ async function blockedInGroup(services: Services, jobIds: string[]): Promise<Set
 /** The pg-boss backend of the runner. */
 export function pgBossBackend(services: Services): QueueBackend {
   const deferMs = Math.min(1000, services.config.queue.pollMs);
+  let turn = 0;
   return {
     async prepare(kinds) {
       const engine = await engineOf(services);
@@ -164,7 +165,9 @@ export function pgBossBackend(services: Services): QueueBackend {
     async claim(_worker, kinds, limit) {
       const engine = await engineOf(services);
       const jobs: PgBoss.JobWithMetadata<{ payload: unknown }>[] = [];
-      for (const kind of kinds) {
+      // One pg-boss queue per kind: each claim starts at the next kind, so no kind's backlog starves another.
+      turn = (turn + 1) % Math.max(1, kinds.length);
+      for (const kind of [...kinds.slice(turn), ...kinds.slice(0, turn)]) {
         if (jobs.length >= limit) break;
         await ensureQueue(engine, kind);
         jobs.push(...await engine.boss.fetch<{ payload: unknown }>(kind, { batchSize: limit - jobs.length, includeMetadata: true }));
