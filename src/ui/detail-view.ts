@@ -15,9 +15,13 @@ import type { Reference } from '../core/registry/registry.js';
 export type DetailExtra = (ctx: PageContext, req: FastifyRequest, model: ResolvedModel, obj: Shown) => Promise<Html>;
 const extras = new Map<string, Set<DetailExtra>>();
 
-/** Adds a section to a model's detail page (once, however many apps a process builds). */
-export function addDetailSection(modelId: string, section: DetailExtra): void {
+/** Reverse relations (`<model id>.<field>`) a domain section shows itself, left out of the generic tables. */
+const shownBySection = new Set<string>();
+
+/** Adds a section to a model's detail page (once, however many apps a process builds); `replaces`: the reverse relations it shows. */
+export function addDetailSection(modelId: string, section: DetailExtra, opts: { replaces?: string[] } = {}): void {
   extras.set(modelId, (extras.get(modelId) ?? new Set()).add(section));
+  for (const ref of opts.replaces ?? []) shownBySection.add(ref);
 }
 
 const SEPARATE = new Set(['custom_fields', 'tags', 'created', 'last_updated']);
@@ -64,7 +68,7 @@ function tags(ctx: PageContext, model: ResolvedModel, obj: Shown): Html {
 
 /** Other models' foreign keys to this one that the list filters can follow (a device's interfaces, a location's racks). */
 function reverseReferences(ctx: PageContext, model: ResolvedModel): Reference[] {
-  return ctx.services.registry.referencesTo(model.id).filter((r) => r.field.kind === 'fk' && !r.model.internal && r.model.id !== 'extras.objectchange' && filterSet(r.model).has(r.field.name));
+  return ctx.services.registry.referencesTo(model.id).filter((r) => r.field.kind === 'fk' && !r.model.internal && r.model.id !== 'extras.objectchange' && filterSet(r.model).has(r.field.name) && !shownBySection.has(`${r.model.id}.${r.field.name}`));
 }
 
 async function reverseTable(ctx: PageContext, req: FastifyRequest, ref: Reference, id: string): Promise<Html> {

@@ -47,7 +47,7 @@ describe('GET /api/dcim/racks/{id}/elevation/', () => {
     assert.equal(res.status, 200);
     assert.match(String(res.headers['content-type']), /^image\/svg\+xml/);
     assert.match(res.raw, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    assert.match(res.raw, new RegExp(`<a href="/dcim/devices/${w.device.id}/">`));
+    assert.match(res.raw, new RegExp(`<a href="http://[^/"]+/dcim/devices/${w.device.id}/">`), 'absolute links, as the reference draws them');
   });
 });
 

@@ -19,5 +19,5 @@ async function interfacesSection(ctx: PageContext, req: FastifyRequest, _model: 
 }
 
 export function registerDeviceViews(): void {
-  addDetailSection('dcim.device', interfacesSection);
+  addDetailSection('dcim.device', interfacesSection, { replaces: ['dcim.interface.device'] });
 }

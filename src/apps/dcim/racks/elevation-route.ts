@@ -62,7 +62,7 @@ async function elevation(services: Services, req: FastifyRequest, reply: Fastify
   const opts = readOptions(params);
   let units = await rackUnits(services, rc, rack, { face: opts.face, exclude: opts.exclude });
   if (opts.render === 'svg') {
-    const svg = elevationSvg(units, { unitWidth: opts.unitWidth, unitHeight: opts.unitHeight, legendWidth: opts.legendWidth, title: `${String(rack.name)} (${opts.face})`, deviceUrl: (id) => `/dcim/devices/${id}/`, includeImages: opts.includeImages, displayFullname: opts.displayFullname });
+    const svg = elevationSvg(units, { unitWidth: opts.unitWidth, unitHeight: opts.unitHeight, legendWidth: opts.legendWidth, title: `${String(rack.name)} (${opts.face})`, deviceUrl: (id) => `${rc.baseUrl}/dcim/devices/${id}/`, includeImages: opts.includeImages, displayFullname: opts.displayFullname });
     return reply.code(200).header('content-type', 'image/svg+xml').send(svg.replace(/^(<svg[^>]*>)/, `$1${SVG_STYLE}`));
   }
   if (!opts.expand) units = units.filter((u) => !u.device || u.device.bottom === u.id);

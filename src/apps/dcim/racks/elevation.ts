@@ -26,42 +26,56 @@ function unitNumbers(rack: Row): number[] {
   return rack.desc_units ? up : up.reverse();
 }
 
+/** What a rack holds, read once for any number of faces: its placed devices (named when viewable) and its reservations. */
+export type RackContents = {
+  placed: { id: string; position: number; face: unknown; height: number; fullDepth: boolean; frontImage: string; rearImage: string }[];
+  names: Map<string, string>;
+  reservations: Row[];
+};
+
+/** Reads the rack's placed devices (with their types' height, depth and images), the names the user may see, and its reservations. */
+export async function rackContents(services: Services, rc: RequestContext, rack: Row, opts: { exclude?: string } = {}): Promise<RackContents> {
+  const devices = services.registry.get('dcim.device');
+  const types = services.registry.get('dcim.devicetype');
+  const col = (model: typeof devices, name: string) => model.fieldMap.get(name)?.column as string;
+  const rows = await services.dialect.db.selectFrom(`${devices.table} as d`).innerJoin(`${types.table} as t`, 't.id', `d.${col(devices, 'device_type')}`)
+    .select([`d.id as id`, `d.${col(devices, 'position')} as position`, `d.${col(devices, 'face')} as face`, `t.${col(types, 'u_height')} as u_height`, `t.${col(types, 'is_full_depth')} as full_depth`, `t.${col(types, 'front_image')} as front_image`, `t.${col(types, 'rear_image')} as rear_image`])
+    .where(`d.${col(devices, 'rack')}`, '=', rack.id).where(`d.${col(devices, 'position')}`, '>', 0).where(`t.${col(types, 'u_height')}`, '>', 0).execute();
+  const placed = rows.filter((d) => String(d.id) !== opts.exclude).map((d) => ({ id: String(d.id), position: Number(d.position), face: d.face, height: Number(d.u_height), fullDepth: Boolean(services.dialect.decode('boolean', d.full_depth)), frontImage: String(d.front_image ?? ''), rearImage: String(d.rear_image ?? '') }));
+  const visible = await listRows(services, rc, devices, { params: new Map([['rack', [rack.id]]]), limit: null, offset: 0 }).catch(() => ({ rows: [] as Row[] }));
+  const shown = await serialize(services, services.dialect.db, devices, visible.rows.filter((r) => placed.some((d) => d.id === r.id)), { depth: 0, baseUrl: rc.baseUrl, omitCounts: true });
+  const reservations = services.registry.get('dcim.rackreservation');
+  const held = await listRows(services, rc, reservations, { params: new Map([['rack', [rack.id]]]), limit: null, offset: 0 }).catch(() => ({ rows: [] as Row[] }));
+  return { placed, names: new Map(shown.map((d) => [String((d as Row).id), String((d as Row).display)])), reservations: held.rows };
+}
+
 /**
  * The rack's units on one face (the reference's Rack.get_rack_units, expanded): every unit a
  * device with a position takes on that face (or through the rack, full depth) is occupied; the
  * device is named only when the user may view it. Reserved units carry their reservation.
  */
-export async function rackUnits(services: Services, rc: RequestContext, rack: Row, opts: { face: Face; exclude?: string }): Promise<RackUnit[]> {
-  const devices = services.registry.get('dcim.device');
-  const types = services.registry.get('dcim.devicetype');
-  const col = (model: typeof devices, name: string) => model.fieldMap.get(name)?.column as string;
-  const placed = await services.dialect.db.selectFrom(`${devices.table} as d`).innerJoin(`${types.table} as t`, 't.id', `d.${col(devices, 'device_type')}`)
-    .select([`d.id as id`, `d.${col(devices, 'position')} as position`, `d.${col(devices, 'face')} as face`, `t.${col(types, 'u_height')} as u_height`, `t.${col(types, 'is_full_depth')} as full_depth`, `t.${col(types, 'front_image')} as front_image`, `t.${col(types, 'rear_image')} as rear_image`])
-    .where(`d.${col(devices, 'rack')}`, '=', rack.id).where(`d.${col(devices, 'position')}`, '>', 0).where(`t.${col(types, 'u_height')}`, '>', 0).execute();
-  const onFace = placed.filter((d) => String(d.id) !== opts.exclude && (d.face === opts.face || services.dialect.decode('boolean', d.full_depth)));
-  const visible = await listRows(services, rc, devices, { params: new Map([['rack', [rack.id]]]), limit: null, offset: 0 }).catch(() => ({ rows: [] as Row[] }));
-  const shown = await serialize(services, services.dialect.db, devices, visible.rows.filter((r) => onFace.some((d) => String(d.id) === r.id)), { depth: 0, baseUrl: rc.baseUrl, omitCounts: true });
-  const names = new Map(shown.map((d) => [String((d as Row).id), String((d as Row).display)]));
-  const units = new Map<number, RackUnit>(unitNumbers(rack).map((u) => [u, { id: u, name: `U${u}`, face: { value: opts.face, label: FACE_LABEL[opts.face] }, occupied: false, device: null, reservation: null }]));
-  for (const d of onFace) {
-    const bottom = Number(d.position);
-    const height = Number(d.u_height);
-    for (let u = bottom; u < bottom + height; u += 1) {
+export function unitsOnFace(rack: Row, contents: RackContents, face: Face): RackUnit[] {
+  const units = new Map<number, RackUnit>(unitNumbers(rack).map((u) => [u, { id: u, name: `U${u}`, face: { value: face, label: FACE_LABEL[face] }, occupied: false, device: null, reservation: null }]));
+  for (const d of contents.placed.filter((p) => p.face === face || p.fullDepth)) {
+    const name = contents.names.get(d.id);
+    const image = d.face === face ? d.frontImage : d.rearImage;
+    for (let u = d.position; u < d.position + d.height; u += 1) {
       const unit = units.get(u);
       if (!unit) continue;
       unit.occupied = true;
-      const name = names.get(String(d.id));
-      const image = String((d.face === opts.face ? d.front_image : d.rear_image) ?? '');
-      if (name !== undefined) unit.device = { id: String(d.id), display: name, height, bottom, image: image ? `${MEDIA_URL}${image}` : '' };
+      if (name !== undefined) unit.device = { id: d.id, display: name, height: d.height, bottom: d.position, image: image ? `${MEDIA_URL}${image}` : '' };
     }
   }
-  const reservations = services.registry.get('dcim.rackreservation');
-  const held = await listRows(services, rc, reservations, { params: new Map([['rack', [rack.id]]]), limit: null, offset: 0 }).catch(() => ({ rows: [] as Row[] }));
-  for (const r of held.rows) for (const u of (Array.isArray(r.units) ? r.units : []) as number[]) {
+  for (const r of contents.reservations) for (const u of (Array.isArray(r.units) ? r.units : []) as number[]) {
     const unit = units.get(Number(u));
     if (unit) unit.reservation = { id: r.id, description: String(r.description ?? '') };
   }
   return [...units.values()];
+}
+
+/** The rack's units on one face (reads the rack's contents, then places them). */
+export async function rackUnits(services: Services, rc: RequestContext, rack: Row, opts: { face: Face; exclude?: string }): Promise<RackUnit[]> {
+  return unitsOnFace(rack, await rackContents(services, rc, rack, { exclude: opts.exclude }), opts.face);
 }
 
 /** A unit as the reference's RackUnitSerializer renders it. */
