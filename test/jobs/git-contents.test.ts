@@ -140,6 +140,9 @@ describe('Git repository contents', () => {
     const read = async () => (await t.call('GET', `/api/dcim/devices/${device.id}/`)).body;
     assert.deepEqual((await read()).local_config_context_data, { snmp: { community: 'public' } });
     assert.equal((await read()).local_config_context_data_owner_object_id, repoId);
+    // The repository's context and the local data both reach the device's rendered config context.
+    const rendered = (await t.call('GET', `/api/dcim/devices/${device.id}/?include=config_context`)).body.config_context;
+    assert.deepEqual(rendered, { ntp: ['10.0.0.2'], snmp: { community: 'public' } });
 
     write('config_contexts/devices/nobody.json', '{"a": 1}');
     commit('a device that does not exist');
