@@ -2,6 +2,7 @@ import { toIsoMicro } from '../core/fields/scalar.js';
 import { previousOccurrence } from './crontab.js';
 import { dispatchJob, expectRun } from './dispatch.js';
 import { createJobResult } from './results.js';
+import { failOverdueRuns } from './overdue.js';
 import type { Row } from '../core/registry/types.js';
 import type { Services } from '../ops/services.js';
 
@@ -81,7 +82,8 @@ export function startScheduler(services: Services, onError: (err: unknown) => vo
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    fireDueSchedules(services, schedulerNow(services)).catch(onError).finally(() => { running = false; });
+    // Each look also fails runs a lost worker left STARTED past any possible end (overdue.ts).
+    Promise.all([fireDueSchedules(services, schedulerNow(services)), failOverdueRuns(services)]).catch(onError).finally(() => { running = false; });
   }, services.config.jobs.schedulerMs);
   timer.unref();
   return () => clearInterval(timer);

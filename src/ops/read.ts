@@ -59,6 +59,8 @@ async function keyId(services: Services, exec: Exec, model: ResolvedModel, key: 
   if (id) return id;
   if (model.id_type === 'integer') throw new NotFoundError('Not found.', { versioned: !key.includes('.') });
   if (model.lookup_field) {
+    // No stored text holds a NUL character (PostgreSQL would refuse the parameter outright).
+    if (key.includes('\0')) return null;
     const named = await exec.selectFrom(model.table).select('id').where(model.lookup_field, '=', key).executeTakeFirst();
     return named ? String(named.id) : null;
   }

@@ -42,6 +42,7 @@ before(async () => {
   write('graphql_queries/devices.gql', 'query { devices { name } }\n');
   write('jobs/hello.ts', "export const Hello = { meta: { name: 'Hello from Git', has_sensitive_variables: false }, async run(ctx: any) { await ctx.logger.info('hello'); return 42; } };\n");
   write('jobs/legacy.py', 'from nautobot.apps.jobs import Job\n');
+  write('dcim/device/misplaced.txt', 'not under export_templates/');
   execFileSync('git', ['init', '--quiet', '--bare', bare]);
   commit('first');
   await new Promise<void>((resolve) => server.listen(9182, '127.0.0.1', resolve));
@@ -83,6 +84,7 @@ describe('Git repository contents', () => {
     assert.deepEqual(templates.map((x: any) => [x.content_type, x.name, x.mime_type, x.file_extension]).sort(), [['dcim.device', 'names.txt', 'text/plain', 'txt'], ['dcim.location', 'names.csv', 'text/csv', 'csv']]);
     assert.deepEqual((await owned('graphql-queries')).map((q: any) => [q.name, q.query]), [['devices', 'query { devices { name } }']]);
     assert.ok(messages.some((m) => m.startsWith('warning:') && m.includes('jobs/legacy.py')), messages.join('\n'));
+    assert.ok(messages.includes('warning: Found "dcim" directory in the repository root. If this is meant to contain export templates, it should be moved into an `export_templates/` subdirectory.'), messages.join('\n'));
     const job = await t.job('Hello from Git');
     assert.equal(job.module_name, 'contents.jobs.hello');
     assert.equal(job.job_class_name, 'Hello');
@@ -140,6 +142,9 @@ describe('Git repository contents', () => {
     const read = async () => (await t.call('GET', `/api/dcim/devices/${device.id}/`)).body;
     assert.deepEqual((await read()).local_config_context_data, { snmp: { community: 'public' } });
     assert.equal((await read()).local_config_context_data_owner_object_id, repoId);
+    // The repository's context and the local data both reach the device's rendered config context.
+    const rendered = (await t.call('GET', `/api/dcim/devices/${device.id}/?include=config_context`)).body.config_context;
+    assert.deepEqual(rendered, { ntp: ['10.0.0.2'], snmp: { community: 'public' } });
 
     write('config_contexts/devices/nobody.json', '{"a": 1}');
     commit('a device that does not exist');

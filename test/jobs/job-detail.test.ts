@@ -20,6 +20,7 @@ describe('/api/extras/jobs/{id or name}/', () => {
     assert.equal(patched.status, 200, patched.raw);
     assert.equal(patched.body.description, 'from the API');
     assert.equal((await t.call('GET', `/api/extras/jobs/${encodeURIComponent('No Such Job')}/`)).status, 404);
+    assert.equal((await t.call('GET', '/api/extras/jobs/bad%00name/')).status, 404);
   });
 
   it('should delete a job by name, and refuse to delete a system job with 409', async () => {

@@ -1,5 +1,6 @@
 import { readConfigContexts, readConfigContextSchemas } from '../git/config-contexts.js';
 import { applyOwned } from '../git/owned.js';
+import { misplacedFolders } from '../git/misplaced.js';
 import { applyLocalContexts, readLocalContexts } from '../git/local-contexts.js';
 import { readRepositoryJobs } from '../git/repository-jobs.js';
 import { readExportTemplates, readGraphQLQueries } from '../git/templates-queries.js';
@@ -86,6 +87,7 @@ async function syncRepository(ctx: SystemContext, repo: Repo): Promise<void> {
   }
   await ctx.logger.info(`${String(repo.name)}: the current Git repository hash is "${head}"`);
   const read = await readRepository(ctx, repo, folder);
+  for (const warning of misplacedFolders(folder, new Set((repo.provided_contents as string[]) ?? []))) await ctx.logger.warning(warning.message, { grouping: warning.grouping });
   if (await logReadErrors(ctx, read)) return failSync(ctx, repo, folder, `Failed to refresh data provided by ${String(repo.name)}. Please see logs.`);
   try {
     const { services, rc } = ctx.system;

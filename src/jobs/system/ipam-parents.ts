@@ -1,6 +1,7 @@
 import { formatAddress, formatCidr } from '../../core/ip/index.js';
 import { hasModelPermission } from '../../ops/permissions.js';
 import { listRows } from '../../ops/read.js';
+import { writeTransaction } from '../../ops/write/transaction.js';
 import { hostPlacement, prefixPlacement, reparent } from '../../apps/ipam/hierarchy.js';
 import { addressOf, prefixOf } from '../../apps/ipam/net.js';
 import { findClosestParents } from '../../apps/ipam/parents.js';
@@ -65,7 +66,8 @@ async function checkKind(ctx: SystemContext, kind: 'prefix' | 'ip', rows: Row[],
   }
   const ids = fixable.map((w) => w.row.id);
   const { services } = ctx.system;
-  await services.dialect.db.transaction().execute((trx) => reparent(services, trx, kind === 'prefix' ? { prefixIds: ids, ipIds: [] } : { prefixIds: [], ipIds: ids }));
+  // Under the IPAM hierarchy's write lock (the prefix model's), recomputed there against concurrent writes.
+  await writeTransaction(services, services.registry.get('ipam.prefix'), (trx) => reparent(services, trx, kind === 'prefix' ? { prefixIds: ids, ipIds: [] } : { prefixIds: [], ipIds: ids }));
   await ctx.logger.success(`Corrected \`parent\` for ${fixable.length} ${label}`);
   return fixable.length;
 }
