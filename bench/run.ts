@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from './lib/args.js';
 import { measureBulk } from './lib/bulk.js';
+import { measureBulkWithWebhook } from './lib/bulk-webhook.js';
 import { discover } from './lib/catalog.js';
 import { ApiClient } from './lib/client.js';
 import { csvSupported, exportCsv } from './lib/csv-export.js';
@@ -28,6 +29,7 @@ import { measureDetailDuringJob } from './lib/during-job.js';
 import { countStatements, cpuPerRequest, runGuard, trackHandlerStatements } from './lib/query-guard.js';
 import { countWriteStatements } from './lib/write-statements.js';
 import { toMarkdown, writeResults } from './lib/report.js';
+import { measureUiPages } from './lib/ui-pages.js';
 import { toScale } from './lib/scales.js';
 import { DATASET_LISTS, FLOOR_PATH, countKey, guardPaths, readScenarios } from './lib/scenarios.js';
 import { freshDatabase } from './lib/scratch-db.js';
@@ -111,7 +113,7 @@ async function main(): Promise<number> {
   process.once('SIGTERM', interrupted);
   if (opts.fresh) ({ url: dbUrl, drop } = await freshDatabase(dbUrl));
   log(`bench: ${db} at ${redact(dbUrl)}`);
-  const serverEnv = { LOG_LEVEL: 'warn', SUPERUSER_NAME: BENCH_USER, SUPERUSER_API_TOKEN: BENCH_TOKEN, MAX_PAGE_SIZE: '0', WORKERS: String(opts.workers), JOBS_ROOT: path.join(BENCH_DIR, 'jobs') };
+  const serverEnv = { LOG_LEVEL: 'warn', SUPERUSER_NAME: BENCH_USER, SUPERUSER_API_TOKEN: BENCH_TOKEN, MAX_PAGE_SIZE: '0', WORKERS: String(opts.workers), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', JOBS_ROOT: path.join(BENCH_DIR, 'jobs') };
   const server = await startChild({ script: 'src/server.ts', env: { ...serverEnv, DATABASE_URL: dbUrl }, healthPath: '/health/' });
   const notes: string[] = [];
   try {
@@ -142,6 +144,8 @@ async function main(): Promise<number> {
       statements.set(s.name, { statements: (await countStatements(app, s.paths[0], s.post)).statements, cpuMs: await cpuPerRequest(app, s.paths[0], 20, s.post) });
     }
     const writeStatements = opts.guardOnly ? [] : await countWriteStatements(app, fixtures);
+    if (!opts.guardOnly) log('web interface pages (in process)...');
+    const uiPages = opts.guardOnly ? undefined : await measureUiPages(app, { runs: 5 });
     const dbVersion = await databaseVersion(app);
     await app.close();
     const guardOk = guard.every((g) => g.verdict !== 'FAIL');
@@ -151,7 +155,7 @@ async function main(): Promise<number> {
       date: new Date().toISOString().slice(0, 10), db, dbVersion, machine, commit: gitCommit(),
       dataset: { scale: seed ? opts.scale : 'existing', seeded: Boolean(seed), seedSeconds: seed?.seconds ?? null, seedObjectsPerSecond: seed?.objectsPerSecond ?? null, seedPhaseSeconds: seed?.phaseSeconds, counts },
       settings: { ...opts.settings, bulkSize: opts.bulkSize, bulkRounds: opts.rounds, serverEnv },
-      floor: null, reads: [], bulk: [], csv: [], guard, guardOk, writeStatements,
+      floor: null, reads: [], bulk: [], csv: [], guard, guardOk, writeStatements, uiPages,
       server: { startRssMb, peakRssMb: Math.max(startRssMb, seedPeak ?? 0), seedPeakRssMb: seedPeak }, totalSeconds: 0, notes,
     };
     if (!opts.guardOnly) await measureAll({ server, client, catalog, fixtures, scenarios, statements, opts, results });
@@ -198,8 +202,11 @@ async function measureAll(c: { server: ChildServer; client: ApiClient; catalog: 
   }
   log('bulk writes...');
   const bulk = await measureBulk(client, c.fixtures, { pid: server.pid, size: opts.bulkSize, rounds: opts.rounds });
-  results.bulk = bulk.rows;
-  results.notes.push(...bulk.notes);
+  log('bulk create with a webhook...');
+  const hooked = await measureBulkWithWebhook(client, c.fixtures, { pid: server.pid, size: opts.bulkSize, rounds: opts.rounds });
+  const afterLocations = bulk.rows.findIndex((r) => r.name === `bulk create ${opts.bulkSize} locations`) + 1;
+  results.bulk = afterLocations > 0 ? [...bulk.rows.slice(0, afterLocations), ...hooked.rows, ...bulk.rows.slice(afterLocations)] : [...bulk.rows, ...hooked.rows];
+  results.notes.push(...bulk.notes, ...hooked.notes);
   const rows = (p: string) => results.dataset.counts[countKey(p)] ?? 0;
   const exports = ['ipam/ip-addresses', 'dcim/interfaces', 'dcim/locations', 'tenancy/tenants']
     .filter((p) => c.catalog.has(...(p.split('/') as [string, string])) && rows(p) > 0)

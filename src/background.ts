@@ -6,7 +6,18 @@ import type { OutboxSubscriber } from './events/publisher.js';
 import type { Services } from './ops/services.js';
 
 /** What runs off the request path in one process: a queue runner and the outbox publisher. */
-export type Background = { runner: QueueRunner; publisher: OutboxPublisher; stop(): Promise<void> };
+/**
+ * `stop(graceMs)`: the runner claims nothing more and lets running items finish for up to
+ * `graceMs` (0: they are aborted and released at once); later calls wait for the first.
+ */
+export type Background = { runner: QueueRunner; publisher: OutboxPublisher; stop(graceMs?: number): Promise<void> };
+
+const started = new WeakMap<Services, Background>();
+
+/** The background started over `services` in this process, if any (the server stops it gracefully on SIGTERM). */
+export function backgroundOf(services: Services): Background | undefined {
+  return started.get(services);
+}
 
 /**
  * Every queue kind and outbox subscriber of the platform, registered on a runner: the service's
@@ -32,14 +43,21 @@ export async function startBackground(services: Services): Promise<Background> {
   publishedListeners(services).add(wakeRunner);
   await runner.start();
   await publisher.start();
-  return {
+  let stopping: Promise<void> | null = null;
+  const background: Background = {
     runner,
     publisher,
-    async stop() {
-      services.committed.delete(wake);
-      publishedListeners(services).delete(wakeRunner);
-      await publisher.stop();
-      await runner.stop();
+    stop(graceMs = 0) {
+      stopping ??= (async () => {
+        services.committed.delete(wake);
+        publishedListeners(services).delete(wakeRunner);
+        await publisher.stop();
+        await runner.stop(graceMs);
+        started.delete(services);
+      })();
+      return stopping;
     },
   };
+  started.set(services, background);
+  return background;
 }

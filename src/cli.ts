@@ -6,6 +6,7 @@ import { migrate } from './db/schema/migrate.js';
 import { ensureToken, ensureUser } from './ops/bootstrap.js';
 import { buildServices } from './ops/build-services.js';
 import { startBackground } from './background.js';
+import { closeQueueEngine } from './queue/index.js';
 import { startScheduler } from './jobs/scheduler.js';
 import type { Services } from './ops/services.js';
 
@@ -25,6 +26,7 @@ async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<
     await loadDefaults(dialect, services.store, registry);
     return await fn(services);
   } finally {
+    await closeQueueEngine(services);
     await dialect.close();
   }
 }
@@ -39,8 +41,9 @@ async function runWorker(services: Services): Promise<void> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  console.log(`worker stopping: claiming nothing more; running items get up to ${services.config.queue.stopGraceMs} ms to finish`);
   stopScheduler();
-  await background.stop();
+  await background.stop(services.config.queue.stopGraceMs);
   console.log('worker stopped');
 }
 

@@ -1,6 +1,7 @@
 import './server-env.js';
 import cluster from 'node:cluster';
 import { buildApp } from './api/app.js';
+import { backgroundOf } from './background.js';
 import { loadConfig } from './core/config.js';
 import { serveClusterMetrics } from './api/metrics/cluster.js';
 
@@ -21,6 +22,28 @@ async function main(): Promise<void> {
   }
   const app = await buildApp({ config, logger: true, migrate: cluster.isPrimary });
   await app.listen({ host: config.host, port: config.port });
+  closeOnSignal(async () => {
+    await backgroundOf(app.services)?.stop(config.queue.stopGraceMs);
+    await app.close();
+  }, config.queue.stopGraceMs);
+}
+
+/**
+ * SIGTERM/SIGINT: the embedded queue runner claims nothing more and lets running items finish for
+ * up to QUEUE_STOP_GRACE_MS, then the server closes and the process exits; a close held up by
+ * long-lived responses (change streams) is cut short 5 s after the grace period.
+ */
+function closeOnSignal(close: () => Promise<void>, graceMs: number): void {
+  const stop = (signal: string) => {
+    console.log(`${signal}: stopping (running queue items get up to ${graceMs} ms to finish)`);
+    setTimeout(() => process.exit(0), graceMs + 5000).unref();
+    close().then(() => process.exit(0), (err) => {
+      console.error(err);
+      process.exit(1);
+    });
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
 }
 
 main().catch((err) => {

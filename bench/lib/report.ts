@@ -7,6 +7,7 @@ import type { MixedRow } from './mixed.js';
 import type { GuardRow } from './query-guard.js';
 import { targetTable } from './targets.js';
 import type { WriteStatementsRow } from './write-statements.js';
+import { UI_PAGE_BUDGET_MS, uiPagesTable, type UiPageRow } from './ui-pages.js';
 
 export type ReadRow = LoadFigures & { name: string; path: string; list: boolean; floorRatio: number | null; statements: number | null; cpuMs: number | null; bytes: number; peakRssMb: number };
 
@@ -27,6 +28,8 @@ export type Results = {
   guard: GuardRow[];
   guardOk: boolean;
   writeStatements: WriteStatementsRow[];
+  /** Issue 23: server time of the web interface's main pages (absent when not measured). */
+  uiPages?: UiPageRow[];
   server: { startRssMb: number; peakRssMb: number; seedPeakRssMb: number | null; endRssMb?: number };
   totalSeconds: number;
   notes: string[];
@@ -120,6 +123,7 @@ export function toMarkdown(r: Results): string {
       '| operation | @10 | @100 | per extra object |', '|---|---:|---:|---:|',
       ...r.writeStatements.map((w) => `| ${w.name} | ${w.at10} | ${w.at100} | ${w.perObject.toFixed(1)} |`));
   }
+  if (r.uiPages?.length) out.push('', `## Web interface pages (in process through a login, median of 5; budget ${UI_PAGE_BUDGET_MS} ms)`, '', ...uiPagesTable(r.uiPages));
   if (r.notes.length) out.push('', '## Notes', '', ...r.notes.map((n) => `- ${n}`));
   return `${out.join('\n')}\n`;
 }

@@ -25,6 +25,7 @@ import { registerVersioning } from './plugins/versioning.js';
 import { registerRoots } from './roots/roots.js';
 import { registerGraphql } from '../graphql/index.js';
 import { startBackground } from '../background.js';
+import { closeQueueEngine } from '../queue/index.js';
 import { registerChangeStream } from './stream/change-stream.js';
 import { registerJobsPlatform } from '../jobs/index.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
@@ -96,6 +97,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   const background = config.queue.embedded ? await startBackground(services) : null;
   app.addHook('onClose', async () => {
     await background?.stop();
+    await closeQueueEngine(services);
     await dialect.close();
   });
   return app;

@@ -1,5 +1,5 @@
 import PinoPretty from 'pino-pretty';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { Config } from '../core/config.js';
 
 /** Where log lines go and whether that is a terminal (standard output unless a test says otherwise). */
@@ -37,12 +37,18 @@ export function buildLogger(config: Config, target: LogTarget = {}): FastifyServ
  * A 5xx is logged at error level (its cause is logged apart by the error handler).
  */
 export function registerRequestLog(app: FastifyInstance): void {
-  app.addHook('onResponse', async (req, reply) => {
-    const ms = Math.round(reply.elapsedTime * 10) / 10;
-    const status = reply.statusCode;
-    const line = { method: req.method, url: req.url, status, ms };
-    const message = `${req.method} ${req.url} ${status} ${ms} ms`;
-    if (status >= 500) req.log.error(line, message);
-    else req.log.info(line, message);
+  app.addHook('onResponse', (req, reply, done) => {
+    logRequest(req, reply);
+    done();
   });
+}
+
+/** The request's line, at error level for a 5xx. */
+function logRequest(req: FastifyRequest, reply: FastifyReply): void {
+  const status = reply.statusCode;
+  const ms = Math.round(reply.elapsedTime * 10) / 10;
+  const line = { method: req.method, url: req.url, status, ms };
+  const message = `${req.method} ${req.url} ${status} ${ms} ms`;
+  if (status >= 500) req.log.error(line, message);
+  else req.log.info(line, message);
 }

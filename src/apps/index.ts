@@ -26,6 +26,7 @@ import { ipamApp } from './ipam/index.js';
 import { ipToInterfaceExtensions } from './ipam/rules/ip-to-interface.js';
 import { IPAM_EXTENSIONS } from './ipam/extensions.js';
 import { registerIpamRoutes } from './ipam/routes.js';
+import { mirroredFieldExtensions } from './shared/mirrored-fields.js';
 import { Registry } from '../core/registry/registry.js';
 import type { AppDefinition } from '../core/registry/registry.js';
 import type { FastifyInstance } from 'fastify';
@@ -41,7 +42,7 @@ export function buildRegistry(apps: AppDefinition[] = APPS): Registry {
 }
 
 /** Behaviour apps add beyond their declarations (filters, read-time values, write hooks). */
-export const APP_EXTENSIONS: AppExtensions[] = [usersExtensions, dcimExtensions, circuitsDerivedFilters, circuitTerminationExtensions, virtualizationDerivedFilters, tenancyDerivedFilters, ipToInterfaceExtensions, ...extrasExtensions, ...IPAM_EXTENSIONS, dynamicGroupFilters(APPS), dynamicGroupRules, cloudExtensions, cloudDerivedFilters, wirelessExtensions, wirelessDerivedFilters];
+export const APP_EXTENSIONS: AppExtensions[] = [usersExtensions, dcimExtensions, circuitsDerivedFilters, circuitTerminationExtensions, virtualizationDerivedFilters, tenancyDerivedFilters, ipToInterfaceExtensions, ...extrasExtensions, ...IPAM_EXTENSIONS, dynamicGroupFilters(APPS), dynamicGroupRules, cloudExtensions, cloudDerivedFilters, wirelessExtensions, wirelessDerivedFilters, ...mirroredFieldExtensions(APPS)];
 
 /** Extra endpoints of an app (`apps/<app>/routes.ts`), mounted before the generic model routes. */
 export type AppRoutes = (app: FastifyInstance, services: Services) => void;

@@ -29,21 +29,43 @@ export type Config = {
    * process; `inventory worker` processes run more. Rows run at once per runner, milliseconds
    * between looks when nothing woke it, and a claimed row's lease.
    */
-  queue: { embedded: boolean; concurrency: number; pollMs: number; leaseMs: number };
+  queue: {
+    embedded: boolean; concurrency: number; pollMs: number; leaseMs: number;
+    /** `database` (the service's own tables, src/queue/store.ts) or `pg-boss` (PostgreSQL only, src/queue/pg-boss.ts). */
+    engine: 'database' | 'pg-boss';
+    /** Milliseconds a stopping runner lets running items finish before releasing them. */
+    stopGraceMs: number;
+    /** Milliseconds published outbox rows are kept (the change stream resumes from them) before they are pruned. */
+    outboxRetentionMs: number;
+  };
   /**
    * Webhook delivery (src/events/webhooks): the URL policy (core/webhook-url.ts) and, beyond the
    * reference (which tries once), attempts per delivery and the delay before the second one.
    */
-  webhooks: { allowedHosts: string[]; additionalBlockedNetworks: string[]; allowedSchemes: string[]; maxAttempts: number; retryBackoffMs: number };
+  webhooks: {
+    allowedHosts: string[]; additionalBlockedNetworks: string[]; allowedSchemes: string[]; maxAttempts: number; retryBackoffMs: number;
+    /** Milliseconds to connect (TLS handshake included) and between bytes of the answer; the reference's 10 s and 30 s when absent. */
+    connectTimeoutMs?: number; readTimeoutMs?: number;
+  };
   /** Jobs (src/jobs): the folder of job modules, worker threads per process, default time limits in seconds. */
   jobs: { root: string; threads: number; softTimeLimit: number; timeLimit: number; /** Milliseconds between looks for due scheduled jobs; 0: no scheduler in this process. */ schedulerMs: number; /** Folder of Git repositories' working copies. */ gitRoot: string; /** The scheduler's clock (JOBS_SCHEDULER_CLOCK, for tests): it reads `clockMs` until the real time `realMs`, then runs `speed` times as fast; null: the real clock. */ schedulerClock: { realMs: number; clockMs: number; speed: number } | null };
   /** `/metrics/` (Prometheus): served at all, and only to token holders. */
   metrics: { enabled: boolean; authenticated: boolean };
   /** Log lines: `pretty` (one readable line per request), `json`, or `auto` (pretty on a terminal, else JSON). */
   logFormat: 'auto' | 'json' | 'pretty';
+  /** Seconds a web interface session lasts from login (the reference's SESSION_COOKIE_AGE, two weeks; not extended by use, as there). */
+  sessionCookieAge: number;
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
+
+/** QUEUE_ENGINE: `database` (default) or `pg-boss`, which needs PostgreSQL. */
+function toQueueEngine(value: string | undefined, databaseUrl: string): 'database' | 'pg-boss' {
+  if (value === undefined || value === '' || value === 'database') return 'database';
+  if (value !== 'pg-boss') throw new Error(`QUEUE_ENGINE must be "database" or "pg-boss", got "${value}"`);
+  if (!/^postgres(ql)?:/.test(databaseUrl)) throw new Error('QUEUE_ENGINE=pg-boss needs a PostgreSQL DATABASE_URL');
+  return value;
+}
 
 function toInt(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
@@ -109,6 +131,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       concurrency: toPositive(env.QUEUE_CONCURRENCY, 4, 'QUEUE_CONCURRENCY'),
       pollMs: toPositive(env.QUEUE_POLL_MS, 2000, 'QUEUE_POLL_MS'),
       leaseMs: toPositive(env.QUEUE_LEASE_MS, 60000, 'QUEUE_LEASE_MS'),
+      engine: toQueueEngine(env.QUEUE_ENGINE, env.DATABASE_URL || DEFAULT_DB),
+      stopGraceMs: toInt(env.QUEUE_STOP_GRACE_MS, 10000, 'QUEUE_STOP_GRACE_MS'),
+      outboxRetentionMs: toPositive(env.OUTBOX_RETENTION_MS, 7 * 24 * 3600_000, 'OUTBOX_RETENTION_MS'),
     },
     webhooks: {
       allowedHosts: toList(env.WEBHOOK_ALLOWED_HOSTS),
@@ -116,6 +141,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       allowedSchemes: env.WEBHOOK_ALLOWED_SCHEMES ? toList(env.WEBHOOK_ALLOWED_SCHEMES) : ['http', 'https'],
       maxAttempts: toPositive(env.WEBHOOK_MAX_ATTEMPTS, 5, 'WEBHOOK_MAX_ATTEMPTS'),
       retryBackoffMs: toInt(env.WEBHOOK_RETRY_BACKOFF_MS, 10000, 'WEBHOOK_RETRY_BACKOFF_MS'),
+      connectTimeoutMs: toPositive(env.WEBHOOK_CONNECT_TIMEOUT_MS, 10000, 'WEBHOOK_CONNECT_TIMEOUT_MS'),
+      readTimeoutMs: toPositive(env.WEBHOOK_READ_TIMEOUT_MS, 30000, 'WEBHOOK_READ_TIMEOUT_MS'),
     },
     jobs: {
       root: env.JOBS_ROOT || './jobs',
@@ -128,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     metrics: { enabled: toBool(env.METRICS_ENABLED, true), authenticated: toBool(env.METRICS_AUTHENTICATED, false) },
     logFormat: toLogFormat(env.LOG_FORMAT),
+    sessionCookieAge: toPositive(env.SESSION_COOKIE_AGE, 1_209_600, 'SESSION_COOKIE_AGE'),
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
     superuser: name
       ? { name, password: env.SUPERUSER_PASSWORD || undefined, token: env.SUPERUSER_API_TOKEN || undefined }

@@ -28,8 +28,12 @@ const BUILTIN: [string, number, 'ipv4' | 'ipv6'][] = [
   ['f000::', 5, 'ipv6'], ['f800::', 6, 'ipv6'], ['fe00::', 9, 'ipv6'],
 ];
 
-const builtinBlock = new BlockList();
-for (const [net, prefix, type] of BUILTIN) builtinBlock.addSubnet(net, prefix, type);
+/**
+ * One block list per family: Node's BlockList also checks an IPv4 address against IPv6 rules
+ * (as IPv4-mapped), where `::/8` would then block every IPv4 address.
+ */
+const builtinBlock = { ipv4: new BlockList(), ipv6: new BlockList() };
+for (const [net, prefix, type] of BUILTIN) builtinBlock[type].addSubnet(net, prefix, type);
 
 /** The additional networks as a block list; throws naming the first that is not a CIDR (checked at start). */
 export function parseBlockedNetworks(cidrs: string[]): BlockList {
@@ -77,7 +81,7 @@ function parseUrl(url: string, policy: WebhookUrlPolicy): { parsed: URL; host: s
 
 function checkAddress(host: string, address: string, policy: WebhookUrlPolicy, allowed: 'explicit' | 'pattern' | null): void {
   const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-  if (allowed !== 'explicit' && builtinBlock.check(address, type)) {
+  if (allowed !== 'explicit' && builtinBlock[type].check(address, type)) {
     throw new WebhookUrlError(`Webhook URL host '${host}' is not permitted (resolves to a reserved/loopback/link-local address).`);
   }
   if (allowed === null && parseBlockedNetworks(policy.additionalBlockedNetworks).check(address, type)) {

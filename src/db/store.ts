@@ -2,6 +2,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { insertRows, updateRows } from './bulk-rows.js';
 import { joinTable } from './schema/build-schema.js';
 import { toNaturalKey } from '../core/natural-order.js';
+import { compareContentTypes } from '../core/registry/content-type-order.js';
 import type { Kysely } from 'kysely';
 import type { Dialect } from './dialects/dialect.js';
 import type { ResolvedField, ResolvedModel, Row } from '../core/registry/types.js';
@@ -285,7 +286,11 @@ export class Store {
         map.set(String(r.source_id), list);
       }
     }
-    for (const map of out) for (const list of map.values()) list.sort();
+    // Content types in the reference's id order (its lists follow its ids), other links by id.
+    out.forEach((map, i) => {
+      const order = tables[i].value === 'content_type' ? compareContentTypes : undefined;
+      for (const list of map.values()) list.sort(order);
+    });
     return out;
   }
 

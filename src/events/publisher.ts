@@ -2,6 +2,7 @@ import { AsyncResource } from 'node:async_hooks';
 import { sql } from 'kysely';
 import { uncounted } from '../db/dialects/dialect.js';
 import { OUTBOX_CHANNEL } from '../ops/write/outbox.js';
+import { pruneOutbox, prunedListeners } from './outbox-prune.js';
 import type { Exec } from '../db/store.js';
 import type { Services } from '../ops/services.js';
 
@@ -10,6 +11,9 @@ export const PUBLISHED_CHANNEL = 'inventory_published';
 
 /** Rows published per transaction. */
 const BATCH = 500;
+
+/** Published rows older than the retention (OUTBOX_RETENTION_MS) are pruned this often at most. */
+const PRUNE_EVERY_MS = 60_000;
 
 /** One committed change, as subscribers of the outbox get it. */
 /** `objectType`: the changed object's model id (`app_label.model`, as change records store it). */
@@ -28,6 +32,7 @@ export type OutboxSubscriber = (changes: PublishedChange[], exec: Exec) => Promi
  * `lockScope`; SQLite: one writer), so seqs grow in publication order across processes and a
  * later commit of the same object always gets a later seq. Runs where a queue runner runs
  * (embedded or `inventory worker`); woken after commits and by NOTIFY, else every `pollMs`.
+ * Also prunes published rows past their retention.
  */
 export class OutboxPublisher {
   private busy: Promise<void> | null = null;
@@ -36,12 +41,17 @@ export class OutboxPublisher {
   private timer: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
   private readonly scope = new AsyncResource('outbox-publisher');
+  private lastPrune = 0;
+  private pruning: Promise<void> | null = null;
 
   constructor(private readonly services: Services, private readonly subscribers: OutboxSubscriber[], private readonly pollMs: number) {}
 
   async start(): Promise<void> {
     this.unlisten = await this.services.dialect.listen(OUTBOX_CHANNEL, () => this.wake());
-    this.timer = setInterval(() => this.wake(), this.pollMs).unref();
+    this.timer = setInterval(() => {
+      this.wake();
+      this.pruneWhenDue();
+    }, this.pollMs).unref();
     this.wake();
   }
 
@@ -67,7 +77,23 @@ export class OutboxPublisher {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.busy;
+    await this.pruning;
     await this.unlisten?.();
+  }
+
+  /** Prunes published rows older than the retention, at most every PRUNE_EVERY_MS (or the retention, if shorter). */
+  private pruneWhenDue(): void {
+    const retention = this.services.config.queue.outboxRetentionMs;
+    const now = Date.now();
+    if (this.stopped || this.pruning || now - this.lastPrune < Math.min(PRUNE_EVERY_MS, retention)) return;
+    this.lastPrune = now;
+    this.pruning = this.scope.runInAsyncScope(() => uncounted(() => pruneOutbox(this.services, now - retention))).then((pruned) => {
+      for (const listener of prunedListeners(this.services)) listener(pruned);
+    }, (err) => {
+      if (!this.stopped) console.error(`outbox: pruning failed: ${(err as Error).message}`);
+    }).finally(() => {
+      this.pruning = null;
+    });
   }
 
   private async drain(): Promise<void> {

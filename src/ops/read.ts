@@ -78,11 +78,11 @@ export async function getRow(services: Services, rc: RequestContext, model: Reso
   const id = await keyId(services, exec, model, key);
   if (id === null) throw notFound(model);
   const lock = action === 'change' || action === 'delete';
-  // Nothing narrows a read: the store's read by id (its statement text is built once).
-  const select = exec.selectFrom(model.table).selectAll(model.table).where(and([where, (eb) => eb(`${model.table}.id`, '=', id)]));
+  // Nothing narrows a read: the store's read by id (its statement text is built once; no query is built here).
+  const select = () => exec.selectFrom(model.table).selectAll(model.table).where(and([where, (eb) => eb(`${model.table}.id`, '=', id)]));
   const row = where === TRUE && typeof id === 'string' && !lock
     ? await services.store.byId(exec, model, id)
-    : await (lock ? services.dialect.lockForUpdate(select) : select).executeTakeFirst().then((raw) => raw && services.store.decode(model, raw));
+    : await (lock ? services.dialect.lockForUpdate(select()) : select()).executeTakeFirst().then((raw) => raw && services.store.decode(model, raw));
   if (!row) throw notFound(model);
   return row;
 }

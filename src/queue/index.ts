@@ -1,5 +1,6 @@
 import { HEARTBEAT_MS } from './runner.js';
 import { countLiveWorkers, insertItems } from './store.js';
+import { closePgBoss, insertJobs, pgBossDepth, pgBossItem, usesPgBoss } from './pg-boss.js';
 import type { Exec } from '../db/store.js';
 import type { Services } from '../ops/services.js';
 
@@ -39,13 +40,15 @@ export async function enqueueMany(services: Services, items: { kind: string; pay
     kind: item.kind, payload: item.payload, groupKey: item.groupKey ?? null, runAfter,
     maxAttempts: Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS), backoffMs: Math.max(0, options.backoffMs ?? DEFAULT_BACKOFF_MS),
   }));
-  const ids = await insertItems(services.dialect, options.exec ?? services.dialect.db, rows);
+  const exec = options.exec ?? services.dialect.db;
+  const ids = usesPgBoss(services) ? await insertJobs(services, exec, rows) : await insertItems(services.dialect, exec, rows);
   if (!options.exec) for (const listener of services.committed) listener();
   return ids;
 }
 
 /** Queue rows as an administrator sees them (tests, status). */
 export async function queueItem(services: Services, id: number): Promise<{ state: string; attempts: number; last_error: string | null; result: unknown } | undefined> {
+  if (usesPgBoss(services)) return pgBossItem(services, id);
   const row = await services.dialect.db.selectFrom('inventory_queue').select(['state', 'attempts', 'last_error', 'result']).where('id', '=', id).executeTakeFirst();
   return row && { state: row.state, attempts: Number(row.attempts), last_error: row.last_error, result: row.result === null ? null : JSON.parse(row.result) };
 }
@@ -53,4 +56,17 @@ export async function queueItem(services: Services, id: number): Promise<{ state
 /** Runners (embedded and `inventory worker` processes) with a recent heartbeat. */
 export function liveWorkers(services: Services, exec: Exec = services.dialect.db): Promise<number> {
   return countLiveWorkers(exec, Date.now() - 3 * HEARTBEAT_MS);
+}
+
+/** Items waiting (`queued`, retries included) and being worked on (`running`): the queue depth metric. */
+export async function queueDepth(services: Services): Promise<{ queued: number; running: number }> {
+  if (usesPgBoss(services)) return pgBossDepth(services);
+  const rows = await services.dialect.db.selectFrom('inventory_queue').select((eb) => ['state', eb.fn.countAll().as('n')]).where('state', 'in', ['queued', 'running']).groupBy('state').execute();
+  const counts = new Map(rows.map((r) => [String(r.state), Number(r.n)]));
+  return { queued: counts.get('queued') ?? 0, running: counts.get('running') ?? 0 };
+}
+
+/** Releases what the queue engine holds in this process (pg-boss's pool); after the runners stopped, before the database closes. */
+export async function closeQueueEngine(services: Services): Promise<void> {
+  if (usesPgBoss(services)) await closePgBoss(services);
 }

@@ -2,7 +2,10 @@ import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { uncounted } from '../db/dialects/dialect.js';
-import { QUEUE_CHANNEL, beat, claimItems, extendLeases, finishItem, pruneItems, removeWorkers, rescheduleItem } from './store.js';
+import { QUEUE_CHANNEL, beat, removeWorkers } from './store.js';
+import { tableBackend } from './backend.js';
+import { pgBossBackend, usesPgBoss } from './pg-boss.js';
+import type { QueueBackend } from './backend.js';
 import type { ClaimedItem } from './store.js';
 import type { Services } from '../ops/services.js';
 
@@ -73,7 +76,7 @@ export function backoffDelay(backoffMs: number, attempt: number): number {
 export class QueueRunner {
   readonly id = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly handlers = new Map<string, QueueHandler>();
-  private readonly active = new Map<number, Promise<void>>();
+  private readonly active = new Map<number, { item: ClaimedItem; done: Promise<void> }>();
   private readonly abort = new AbortController();
   private running = false;
   private woken = false;
@@ -83,8 +86,11 @@ export class QueueRunner {
   private unlisten: (() => Promise<void>) | null = null;
   private nextDue = Infinity;
   private readonly started = Date.now();
+  private readonly backend: QueueBackend;
 
-  constructor(private readonly services: Services, private readonly options: RunnerOptions) {}
+  constructor(private readonly services: Services, private readonly options: RunnerOptions) {
+    this.backend = usesPgBoss(services) ? pgBossBackend(services) : tableBackend(services);
+  }
 
   /** Registers the handler of `kind` (one per kind). */
   handle(kind: string, handler: QueueHandler): void {
@@ -97,6 +103,7 @@ export class QueueRunner {
     if (this.running) return;
     this.running = true;
     const { dialect } = this.services;
+    await uncounted(async () => this.backend.prepare?.([...this.handlers.keys()]));
     await uncounted(() => beat(dialect, { id: this.id, hostname: os.hostname(), pid: process.pid, started: this.started }));
     this.unlisten = await dialect.listen(QUEUE_CHANNEL, () => this.wake());
     this.timers.push(setInterval(() => void this.heartbeat(), HEARTBEAT_MS).unref());
@@ -109,15 +116,24 @@ export class QueueRunner {
     this.wakeUp?.();
   }
 
-  /** Stops claiming, aborts running handlers (their rows are released), removes the heartbeat row. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming, lets running handlers finish for up to `graceMs` (default 0), then aborts the
+   * rest (their rows are released, the attempt not counted), removes the heartbeat row.
+   */
+  async stop(graceMs = 0): Promise<void> {
     if (!this.running) return;
     this.running = false;
-    for (const timer of this.timers) clearInterval(timer);
-    this.abort.abort();
     this.wake();
     await this.loop;
-    await Promise.allSettled(this.active.values());
+    const running = () => Promise.allSettled([...this.active.values()].map((a) => a.done));
+    if (this.active.size > 0 && graceMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([running(), new Promise<void>((resolve) => { timer = setTimeout(resolve, graceMs); })]);
+      clearTimeout(timer);
+    }
+    for (const timer of this.timers) clearInterval(timer);
+    this.abort.abort();
+    await running();
     await this.unlisten?.();
     await uncounted(() => removeWorkers(this.services.dialect, this.id, Date.now() - 30 * HEARTBEAT_MS)).catch(() => undefined);
   }
@@ -128,11 +144,11 @@ export class QueueRunner {
       let claimed: ClaimedItem[] = [];
       try {
         const free = this.options.concurrency - this.active.size;
-        claimed = await claimItems(this.services.dialect, this.id, [...this.handlers.keys()], free, Date.now() + this.options.leaseMs);
+        claimed = await this.backend.claim(this.id, [...this.handlers.keys()], free, Date.now() + this.options.leaseMs);
       } catch (err) {
         if (this.running) console.error(`queue: claiming failed: ${(err as Error).message}`);
       }
-      for (const item of claimed) this.active.set(item.id, this.execute(item).finally(() => { this.active.delete(item.id); this.wake(); }));
+      for (const item of claimed) this.active.set(item.id, { item, done: this.execute(item).finally(() => { this.active.delete(item.id); this.wake(); }) });
       if (!this.running) break;
       if (this.woken) continue;
       await this.sleep();
@@ -157,17 +173,16 @@ export class QueueRunner {
   }
 
   private async execute(item: ClaimedItem): Promise<void> {
-    const { dialect } = this.services;
     const handler = this.handlers.get(item.kind)!;
     if (item.attempts > item.maxAttempts) {
-      await finishItem(dialect, this.id, item.id, 'failed', { error: 'attempts spent (a worker stopped while running it)' }).catch(logFailure);
+      await this.backend.finish(this.id, item, 'failed', { error: 'attempts spent (a worker stopped while running it)' }).catch(logFailure);
       return;
     }
     const ctx: HandlerContext = { services: this.services, id: item.id, kind: item.kind, attempt: item.attempts, maxAttempts: item.maxAttempts, signal: this.abort.signal };
     let state: AttemptOutcome['state'];
     try {
       const result = await handler(item.payload, ctx);
-      await finishItem(dialect, this.id, item.id, 'done', { result });
+      await this.backend.finish(this.id, item, 'done', { result });
       state = 'done';
     } catch (err) {
       state = await this.failed(item, err).catch((failure) => {
@@ -180,19 +195,18 @@ export class QueueRunner {
 
   /** Records a failed attempt; returns the row's state after it. */
   private async failed(item: ClaimedItem, err: unknown): Promise<'failed' | 'queued'> {
-    const { dialect } = this.services;
     const message = err instanceof Error ? err.message : String(err);
     if (this.abort.signal.aborted) {
-      await rescheduleItem(dialect, this.id, item.id, Date.now(), message, true);
+      await this.backend.release(this.id, item, message);
       return 'queued';
     }
     if (err instanceof PermanentError || item.attempts >= item.maxAttempts) {
-      await finishItem(dialect, this.id, item.id, 'failed', { error: message });
+      await this.backend.finish(this.id, item, 'failed', { error: message });
       return 'failed';
     }
     const runAfter = Date.now() + backoffDelay(item.backoffMs, item.attempts);
     this.nextDue = Math.min(this.nextDue, runAfter);
-    await rescheduleItem(dialect, this.id, item.id, runAfter, message);
+    await this.backend.retry(this.id, item, runAfter, message);
     return 'queued';
   }
 
@@ -200,9 +214,9 @@ export class QueueRunner {
     const { dialect } = this.services;
     await uncounted(async () => {
       await beat(dialect, { id: this.id, hostname: os.hostname(), pid: process.pid, started: this.started });
-      await extendLeases(dialect, this.id, [...this.active.keys()], Date.now() + this.options.leaseMs);
+      await this.backend.extend(this.id, [...this.active.values()].map((a) => a.item), Date.now() + this.options.leaseMs);
       await removeWorkers(dialect, null, Date.now() - 30 * HEARTBEAT_MS);
-      await pruneItems(dialect, Date.now() - KEEP_FINISHED_MS);
+      await this.backend.prune(Date.now() - KEEP_FINISHED_MS);
     }).catch(logFailure);
   }
 }

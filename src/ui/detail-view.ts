@@ -4,7 +4,7 @@ import { columnChoices } from './columns.js';
 import { formValue, type FormBody } from './form-body.js';
 import { html, type Html } from './html.js';
 import { appLabel, capitalize, csrfField, detailPath, layout, listPath, type PageContext } from './layout.js';
-import { pageRequest, readList, readOne, type Shown } from './model-data.js';
+import { countReferences, pageRequest, readList, readOne, type Shown } from './model-data.js';
 import { seeOther } from './page.js';
 import { showValue } from './values.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -15,9 +15,13 @@ import type { Reference } from '../core/registry/registry.js';
 export type DetailExtra = (ctx: PageContext, req: FastifyRequest, model: ResolvedModel, obj: Shown) => Promise<Html>;
 const extras = new Map<string, Set<DetailExtra>>();
 
-/** Adds a section to a model's detail page (once, however many apps a process builds). */
-export function addDetailSection(modelId: string, section: DetailExtra): void {
+/** Reverse relations (`<model id>.<field>`) a domain section shows itself, left out of the generic tables. */
+const shownBySection = new Set<string>();
+
+/** Adds a section to a model's detail page (once, however many apps a process builds); `replaces`: the reverse relations it shows. */
+export function addDetailSection(modelId: string, section: DetailExtra, opts: { replaces?: string[] } = {}): void {
   extras.set(modelId, (extras.get(modelId) ?? new Set()).add(section));
+  for (const ref of opts.replaces ?? []) shownBySection.add(ref);
 }
 
 const SEPARATE = new Set(['custom_fields', 'tags', 'created', 'last_updated']);
@@ -64,26 +68,24 @@ function tags(ctx: PageContext, model: ResolvedModel, obj: Shown): Html {
 
 /** Other models' foreign keys to this one that the list filters can follow (a device's interfaces, a location's racks). */
 function reverseReferences(ctx: PageContext, model: ResolvedModel): Reference[] {
-  return ctx.services.registry.referencesTo(model.id).filter((r) => r.field.kind === 'fk' && !r.model.internal && r.model.id !== 'extras.objectchange' && filterSet(r.model).has(r.field.name));
+  return ctx.services.registry.referencesTo(model.id).filter((r) => r.field.kind === 'fk' && !r.model.internal && r.model.id !== 'extras.objectchange' && filterSet(r.model).has(r.field.name) && !shownBySection.has(`${r.model.id}.${r.field.name}`));
 }
 
 async function reverseTable(ctx: PageContext, req: FastifyRequest, ref: Reference, id: string): Promise<Html> {
   const params = new Map([[ref.field.name, [id]]]);
   const { count, results } = await readList(ctx.services, pageRequest(req, ref.model, 'list'), ref.model, params, { limit: REVERSE_ROWS, offset: 0, depth: 0 });
-  if (count === 0) return html``;
   const all = `${listPath(ref.model)}?${ref.field.name}=${encodeURIComponent(id)}`;
   const title = `${capitalize(ref.model.verbose_name_plural)}${ref.field.name === ref.model.fieldMap.get(ref.field.name)?.name && ref.model.fields.filter((f) => f.to === ref.field.to).length > 1 ? ` (${ref.field.label})` : ''}`;
   return html`<section class="card"><h2>${title} <span class="badge">${count}</span></h2><ul class="plain">${results.map((r) => html`<li><a href="${detailPath(ref.model, String(r.id))}">${String(r.display ?? r.id)}</a></li>`)}</ul>${count > REVERSE_ROWS ? html`<p><a href="${all}">All ${count} ${ref.model.verbose_name_plural}</a></p>` : html`<p><a href="${all}">View as list</a></p>`}</section>`;
 }
 
+/** Tables of the objects referencing this one: one statement counts them all, only the non-empty ones are read (through the list filter). */
 async function reverseTables(ctx: PageContext, req: FastifyRequest, model: ResolvedModel, id: string): Promise<Html> {
+  const refs = reverseReferences(ctx, model);
+  const counts = await countReferences(ctx.services, req, refs, id);
   const tables: Html[] = [];
-  for (const ref of reverseReferences(ctx, model)) {
-    try {
-      tables.push(await reverseTable(ctx, req, ref, id));
-    } catch (err) {
-      if ((err as { status?: number }).status !== 403) throw err; // models the user may not view are left out
-    }
+  for (const [i, ref] of refs.entries()) {
+    if (counts[i]) tables.push(await reverseTable(ctx, req, ref, id));
   }
   return html`${tables}`;
 }

@@ -1,6 +1,7 @@
 import { AppError, ValidationError } from '../core/errors.js';
 import { createObjects, deleteObject, updateObject } from '../ops/crud.js';
 import { formFields } from './columns.js';
+import { cfName, customFieldInputs, customFieldsFromForm, formCustomFields, placeCustomFieldErrors, postedCustomFields } from './custom-field-inputs.js';
 import { formValue, formValues, type FormBody } from './form-body.js';
 import { html, type Html } from './html.js';
 import { appLabel, capitalize, csrfField, detailPath, layout, listPath, type PageContext } from './layout.js';
@@ -9,6 +10,7 @@ import { seeOther, sendHtml } from './page.js';
 import { picker, type Option } from './picker.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolvedField, ResolvedModel } from '../core/registry/types.js';
+import type { CustomFieldDef } from '../apps/extras/custom-fields/definitions.js';
 
 export type FieldErrors = Record<string, string[]>;
 const NUMBER = new Set(['integer', 'positive_integer', 'big_integer', 'decimal', 'float']);
@@ -68,19 +70,25 @@ function fieldRow(ctx: PageContext, model: ResolvedModel, field: ResolvedField, 
 }
 
 /** The form of any model's fields, filled with `values` (an object as the API renders it, or what was posted). */
-export function objectForm(ctx: PageContext, model: ResolvedModel, values: Shown, errors: FieldErrors, opts: { action: string; submit: string; fields?: ResolvedField[] }): Html {
+export function objectForm(ctx: PageContext, model: ResolvedModel, values: Shown, errors: FieldErrors, opts: { action: string; submit: string; fields?: ResolvedField[]; customFields?: CustomFieldDef[] }): Html {
   const fields = opts.fields ?? formFields(model);
-  const known = new Set(fields.map((f) => f.name));
+  const known = new Set([...fields.map((f) => f.name), ...(opts.customFields ?? []).map((d) => cfName(d.key))]);
   const other = Object.entries(errors).filter(([k]) => !known.has(k)).map(([k, v]) => (k === 'non_field_errors' ? v.join(' ') : `${k}: ${v.join(' ')}`));
   const top = other.length > 0 ? html`<div class="alert error" role="alert">${other.join(' ')}</div>` : Object.keys(errors).length > 0 ? html`<div class="alert error" role="alert">Please correct the errors below.</div>` : '';
-  return html`${top}<form method="post" action="${opts.action}" class="fields card" novalidate>${csrfField(ctx)}${fields.map((f) => fieldRow(ctx, model, f, values[f.name], errors[f.name]))}<div class="actions"><button class="primary" type="submit">${opts.submit}</button></div></form>`;
+  return html`${top}<form method="post" action="${opts.action}" class="fields card" novalidate>${csrfField(ctx)}${fields.map((f) => (f.name === 'custom_fields' && opts.customFields ? customFieldInputs(opts.customFields, values.custom_fields, errors) : fieldRow(ctx, model, f, values[f.name], errors[f.name])))}<div class="actions"><button class="primary" type="submit">${opts.submit}</button></div></form>`;
 }
 
 /** A posted form as the API's JSON body: related objects by id, numbers, yes/no, JSON parsed; blanks left out on create. */
-export function formToBody(model: ResolvedModel, form: FormBody, opts: { creating: boolean; fields?: ResolvedField[] }): { body: Record<string, unknown>; errors: FieldErrors } {
+export function formToBody(model: ResolvedModel, form: FormBody, opts: { creating: boolean; fields?: ResolvedField[]; customFields?: CustomFieldDef[] }): { body: Record<string, unknown>; errors: FieldErrors } {
   const body: Record<string, unknown> = {};
   const errors: FieldErrors = {};
   for (const field of opts.fields ?? formFields(model)) {
+    if (field.name === 'custom_fields' && opts.customFields) {
+      const custom = customFieldsFromForm(opts.customFields, form);
+      if (custom.value) body.custom_fields = custom.value;
+      Object.assign(errors, custom.errors);
+      continue;
+    }
     if (!(field.name in form)) continue;
     const values = formValues(form, field.name).filter((v) => v !== '');
     if (field.kind === 'm2m' || field.kind === 'content_types') { body[field.name] = values; continue; }
@@ -100,10 +108,10 @@ export function formToBody(model: ResolvedModel, form: FormBody, opts: { creatin
 }
 
 /** What the posted form showed, to render it again with its errors (related objects keep their labels as ids). */
-function echo(model: ResolvedModel, form: FormBody, before: Shown): Shown {
-  const out: Shown = { ...before };
+function echo(model: ResolvedModel, form: FormBody, before: Shown, customFields: CustomFieldDef[]): Shown {
+  const out: Shown = { ...before, ...(customFields.length > 0 ? { custom_fields: postedCustomFields(customFields, form) } : {}) };
   for (const field of formFields(model)) {
-    if (!(field.name in form)) continue;
+    if (!(field.name in form) || field.name === 'custom_fields') continue;
     const values = formValues(form, field.name).filter((v) => v !== '');
     const previous = (Array.isArray(before[field.name]) ? before[field.name] : [before[field.name]]) as Shown[];
     const label = (v: string) => previous.find((p) => p && typeof p === 'object' && String(p.id) === v) ?? v;
@@ -147,14 +155,17 @@ async function initialValues(ctx: PageContext, req: FastifyRequest, model: Resol
 }
 
 export async function addPage(ctx: PageContext, req: FastifyRequest, model: ResolvedModel): Promise<string> {
-  const form = objectForm(ctx, model, await initialValues(ctx, req, model), {}, { action: `${listPath(model)}add/`, submit: 'Create' });
+  const customFields = await formCustomFields(ctx.services, model);
+  const initial = { custom_fields: Object.fromEntries(customFields.map((d) => [d.key, d.default])), ...await initialValues(ctx, req, model) };
+  const form = objectForm(ctx, model, initial, {}, { action: `${listPath(model)}add/`, submit: 'Create', customFields });
   return formPage(ctx, model, `Add a new ${model.verbose_name}`, form, [['Add']]);
 }
 
 /** POST add/: created -> its page (303); refused -> the form again with the errors at the fields (400). */
 export async function submitAdd(ctx: PageContext, req: FastifyRequest, reply: FastifyReply, model: ResolvedModel) {
   const form = req.body as FormBody;
-  const { body, errors } = formToBody(model, form, { creating: true });
+  const customFields = await formCustomFields(ctx.services, model);
+  const { body, errors } = formToBody(model, form, { creating: true, customFields });
   let refused = errors;
   if (Object.keys(errors).length === 0) {
     try {
@@ -162,16 +173,17 @@ export async function submitAdd(ctx: PageContext, req: FastifyRequest, reply: Fa
       return seeOther(reply, detailPath(model, String(row.id)));
     } catch (err) {
       if (!(err instanceof ValidationError) && !(err instanceof AppError && err.status === 400)) throw err;
-      refused = fieldErrors(err);
+      refused = placeCustomFieldErrors(customFields, fieldErrors(err));
     }
   }
-  const page = formPage(ctx, model, `Add a new ${model.verbose_name}`, objectForm(ctx, model, await labelled(ctx, req, model, echo(model, form, {})), refused, { action: `${listPath(model)}add/`, submit: 'Create' }), [['Add']]);
+  const page = formPage(ctx, model, `Add a new ${model.verbose_name}`, objectForm(ctx, model, await labelled(ctx, req, model, echo(model, form, {}, customFields)), refused, { action: `${listPath(model)}add/`, submit: 'Create', customFields }), [['Add']]);
   return sendHtml(reply, 400, page);
 }
 
 export async function editPage(ctx: PageContext, req: FastifyRequest, model: ResolvedModel, key: string): Promise<string> {
   const obj = await readOne(ctx.services, pageRequest(req, model, 'detail'), model, key);
-  const form = objectForm(ctx, model, obj, {}, { action: `${detailPath(model, String(obj.id))}edit/`, submit: 'Save' });
+  const customFields = await formCustomFields(ctx.services, model);
+  const form = objectForm(ctx, model, obj, {}, { action: `${detailPath(model, String(obj.id))}edit/`, submit: 'Save', customFields });
   return formPage(ctx, model, `Edit ${String(obj.display)}`, form, [[String(obj.display), detailPath(model, String(obj.id))], ['Edit']]);
 }
 
@@ -179,7 +191,8 @@ export async function editPage(ctx: PageContext, req: FastifyRequest, model: Res
 export async function submitEdit(ctx: PageContext, req: FastifyRequest, reply: FastifyReply, model: ResolvedModel, key: string) {
   const obj = await readOne(ctx.services, pageRequest(req, model, 'detail'), model, key);
   const form = req.body as FormBody;
-  const { body, errors } = formToBody(model, form, { creating: false });
+  const customFields = await formCustomFields(ctx.services, model);
+  const { body, errors } = formToBody(model, form, { creating: false, customFields });
   let refused = errors;
   if (Object.keys(errors).length === 0) {
     try {
@@ -187,10 +200,10 @@ export async function submitEdit(ctx: PageContext, req: FastifyRequest, reply: F
       return seeOther(reply, detailPath(model, String(obj.id)));
     } catch (err) {
       if (!(err instanceof AppError) || err.status !== 400) throw err;
-      refused = fieldErrors(err);
+      refused = placeCustomFieldErrors(customFields, fieldErrors(err));
     }
   }
-  const page = formPage(ctx, model, `Edit ${String(obj.display)}`, objectForm(ctx, model, await labelled(ctx, req, model, echo(model, form, obj)), refused, { action: `${detailPath(model, String(obj.id))}edit/`, submit: 'Save' }), [[String(obj.display), detailPath(model, String(obj.id))], ['Edit']]);
+  const page = formPage(ctx, model, `Edit ${String(obj.display)}`, objectForm(ctx, model, await labelled(ctx, req, model, echo(model, form, obj, customFields)), refused, { action: `${detailPath(model, String(obj.id))}edit/`, submit: 'Save', customFields }), [[String(obj.display), detailPath(model, String(obj.id))], ['Edit']]);
   return sendHtml(reply, 400, page);
 }
 

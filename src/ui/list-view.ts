@@ -1,10 +1,10 @@
 import { AppError } from '../core/errors.js';
-import { filterSet } from '../ops/filters/filter-set.js';
 import { columnChoices, defaultColumns, sortable } from './columns.js';
+import { formCustomFields } from './custom-field-inputs.js';
+import { filterForm } from './filter-form.js';
 import { html, type Html } from './html.js';
 import { appLabel, capitalize, csrfField, detailPath, layout, listPath, type PageContext } from './layout.js';
-import { pageRequest, readList, type Shown } from './model-data.js';
-import { picker } from './picker.js';
+import { nameRelated, pageRequest, readList, type Shown } from './model-data.js';
 import { showValue } from './values.js';
 import type { FastifyRequest } from 'fastify';
 import type { ResolvedField, ResolvedModel } from '../core/registry/types.js';
@@ -43,35 +43,6 @@ function headerCell(state: ListState, field: ResolvedField): Html {
   return html`<th scope="col"${current ? html` aria-sort="${current}"` : ''}><a href="${withParams(state.url, { sort: next, page: null })}">${field.label}${current === 'ascending' ? ' ▲' : current === 'descending' ? ' ▼' : ''}</a></th>`;
 }
 
-/** Filters shown in the form: quick search, then related objects, choices and yes/no fields of the filter set. */
-function filterFields(model: ResolvedModel): ResolvedField[] {
-  const set = filterSet(model);
-  return model.fields.filter((f) => set.has(f.name) && !f.common && (f.kind === 'fk' || f.kind === 'choice' || f.kind === 'boolean' || f.name === 'tags')).slice(0, 14);
-}
-
-function filterInput(ctx: PageContext, model: ResolvedModel, state: ListState, field: ResolvedField): Html {
-  const id = `filter_${field.name}`;
-  const values = state.filters.get(field.name) ?? [];
-  if (field.kind === 'choice') {
-    return html`<div><label for="${id}">${field.label}</label><select id="${id}" name="${field.name}"><option value="">Any</option>${(field.choices ?? []).map(([v, l]) => html`<option value="${String(v)}"${values.includes(String(v)) ? html` selected` : ''}>${l}</option>`)}</select></div>`;
-  }
-  if (field.kind === 'boolean') {
-    const v = values[0] ?? '';
-    return html`<div><label for="${id}">${field.label}</label><select id="${id}" name="${field.name}"><option value="">Any</option><option value="true"${v === 'true' ? html` selected` : ''}>Yes</option><option value="false"${v === 'false' ? html` selected` : ''}>No</option></select></div>`;
-  }
-  return html`<div><label for="${id}">${field.label}</label>${picker(ctx.services, model, field, { id, name: field.name, selected: values.map((v) => ({ value: v, label: v })), multiple: field.kind !== 'fk' })}</div>`;
-}
-
-function filterForm(ctx: PageContext, model: ResolvedModel, state: ListState): Html {
-  const fields = filterFields(model);
-  const active = [...state.filters.keys()].length > 0;
-  const q = model.search ? html`<div><label for="filter_q">Search</label><input id="filter_q" type="search" name="q" value="${state.filters.get('q')?.[0] ?? ''}"></div>` : '';
-  const hidden = state.columns.map((c) => html`<input type="hidden" name="columns" value="${c}">`);
-  return html`<details class="card"${active ? html` open` : ''}><summary>Filters${active ? ` (${[...state.filters.keys()].join(', ')})` : ''}</summary>
-<form class="filters" method="get" action="${listPath(model)}" aria-label="Filters">${q}${fields.map((f) => filterInput(ctx, model, state, f))}${hidden}
-<div class="actions"><button class="primary" type="submit">Apply</button><a class="btn" href="${listPath(model)}">Clear</a></div></form></details>`;
-}
-
 function columnPicker(model: ResolvedModel, state: ListState): Html {
   const keep = [...state.filters].flatMap(([k, vs]) => vs.map((v) => html`<input type="hidden" name="${k}" value="${v}">`));
   return html`<details class="columns"><summary class="btn">Columns</summary><form method="get" action="${listPath(model)}"><fieldset><legend>Columns shown</legend>
@@ -104,33 +75,6 @@ function exportLink(model: ResolvedModel, state: ListState): string {
   return `/api/${model.app}/${model.path}/?${params}`;
 }
 
-/**
- * The list reads its rows at depth 0 (related objects as `{id, object_type, url}`) and names the
- * related objects of the shown columns with one read per related model: depth 1 renders every
- * related object whole, several times the cost for a page of interfaces.
- */
-async function nameRelated(ctx: PageContext, req: FastifyRequest, model: ResolvedModel, columns: string[], results: Shown[]): Promise<void> {
-  const wanted = new Map<string, Set<string>>();
-  const refs: Shown[] = [];
-  for (const obj of results) for (const c of columns) for (const v of (Array.isArray(obj[c]) ? obj[c] : [obj[c]]) as unknown[]) {
-    if (!v || typeof v !== 'object' || !('object_type' in v) || 'display' in v) continue;
-    const ref = v as Shown;
-    wanted.set(String(ref.object_type), (wanted.get(String(ref.object_type)) ?? new Set()).add(String(ref.id)));
-    refs.push(ref);
-  }
-  const names = new Map<string, string>();
-  for (const [type, ids] of wanted) {
-    const target = ctx.services.registry.find(type);
-    if (!target) continue;
-    const found = await readList(ctx.services, pageRequest(req, target, 'list'), target, new Map([['id', [...ids]]]), { limit: ids.size, offset: 0, depth: 0 }).catch(() => ({ results: [] as Shown[] }));
-    for (const r of found.results) names.set(`${type}:${String(r.id)}`, String(r.display));
-  }
-  for (const ref of refs) {
-    const name = names.get(`${String(ref.object_type)}:${String(ref.id)}`);
-    if (name !== undefined) ref.display = name;
-  }
-}
-
 /** The list page of any model: filters, quick search, sorting, columns, pages, selection for bulk actions, CSV. */
 export async function listPage(ctx: PageContext, req: FastifyRequest, model: ResolvedModel): Promise<string> {
   const state = readState(ctx, model);
@@ -139,7 +83,7 @@ export async function listPage(ctx: PageContext, req: FastifyRequest, model: Res
   let error: Html | string = '';
   try {
     ({ count, results } = await readList(ctx.services, pageRequest(req, model, 'list'), model, state.filters, { limit: state.perPage, offset: (state.page - 1) * state.perPage, sort: state.sort, depth: 0 }));
-    await nameRelated(ctx, req, model, state.columns, results);
+    await nameRelated(ctx.services, req, state.columns, results);
   } catch (err) {
     if (!(err instanceof AppError) || err.status !== 400) throw err;
     error = html`<div class="alert error" role="alert">Filter refused: ${JSON.stringify(err.body)}</div>`;
@@ -147,7 +91,7 @@ export async function listPage(ctx: PageContext, req: FastifyRequest, model: Res
   const writable = !model.read_only;
   const actions = html`<div class="actions">${writable && model.creatable ? html`<a class="btn primary" href="${listPath(model)}add/">Add</a><a class="btn" href="${listPath(model)}import/">Import</a>` : ''}<a class="btn" href="${exportLink(model, state)}">Export CSV</a>${columnPicker(model, state)}</div>`;
   const bulk = writable ? html`<div class="actions"><button type="submit" formaction="${listPath(model)}edit/">Edit selected</button><button class="danger" type="submit" formaction="${listPath(model)}delete/">Delete selected</button></div>` : '';
-  const content = html`<h1>${capitalize(model.verbose_name_plural)}</h1>${actions}${filterForm(ctx, model, state)}${error}
+  const content = html`<h1>${capitalize(model.verbose_name_plural)}</h1>${actions}${filterForm(ctx, model, state.filters, state.columns, await formCustomFields(ctx.services, model))}${error}
 <form method="post" action="${listPath(model)}edit/" aria-label="Selection">${csrfField(ctx)}<input type="hidden" name="return_url" value="${state.url.pathname + state.url.search}">${table(ctx, model, state, results)}${bulk}</form>${pager(state, count)}`;
   return layout(ctx, capitalize(model.verbose_name_plural), content, { crumbs: [[appLabel(model.app)], [capitalize(model.verbose_name_plural)]] });
 }

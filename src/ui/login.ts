@@ -1,5 +1,5 @@
 import { authenticateBasic } from '../ops/auth.js';
-import { clearLoginFailures, createSession, deleteSession, loginThrottled, recordLoginFailure, SESSION_SECONDS, THROTTLE } from '../ops/sessions.js';
+import { clearLoginFailures, createSession, deleteSession, loginThrottled, recordLoginFailure, THROTTLE } from '../ops/sessions.js';
 import { csrfToken, SESSION_COOKIE, sessionKey, setCookie } from '../api/plugins/session.js';
 import { formValue, type FormBody } from './form-body.js';
 import { html, type Html } from './html.js';
@@ -70,10 +70,10 @@ async function submitLogin(services: Services, req: FastifyRequest, reply: Fasti
     await recordLoginFailure(services, username, address);
     return sendPage(reply, 200, loginPage(csrfToken(req, reply), next, { username, error: BAD_LOGIN }));
   }
-  await clearLoginFailures(services, username);
+  await clearLoginFailures(services, username, address);
   const old = sessionKey(req);
   if (old) await deleteSession(services, old);
-  setCookie(req, reply, SESSION_COOKIE, await createSession(services, userId), { maxAge: SESSION_SECONDS, httpOnly: true });
+  setCookie(req, reply, SESSION_COOKIE, await createSession(services, userId), { maxAge: services.config.sessionCookieAge, httpOnly: true });
   return reply.code(302).header('Location', next).header('Cache-Control', 'no-store').send('');
 }
 

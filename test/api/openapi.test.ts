@@ -34,8 +34,10 @@ describe('GET /api/swagger.json', () => {
       const detail = doc.paths[`/${model.app}/${model.path}/{id}/`];
       assert.ok(list && detail, model.id);
       const writes = model.creatable ? ['delete', 'get', 'patch', 'post', 'put'] : ['delete', 'get', 'patch', 'put'];
-      assert.deepEqual(opNames(list), model.read_only ? ['get'] : writes, model.id);
-      assert.deepEqual(opNames(detail), model.read_only ? ['get'] : ['delete', 'get', 'patch', 'put'], model.id);
+      // Read-only models answer GET only, or GET and DELETE when their objects may be deleted (job results).
+      const readOnly = model.deletable ? ['delete', 'get'] : ['get'];
+      assert.deepEqual(opNames(list), model.read_only ? readOnly : writes, model.id);
+      assert.deepEqual(opNames(detail), model.read_only ? readOnly : ['delete', 'get', 'patch', 'put'], model.id);
     }
   });
 
@@ -86,12 +88,14 @@ describe('GET /api/swagger.json', () => {
 
 describe('schema endpoints', () => {
   it('should serve the same document as YAML at /api/swagger.yaml and /api/swagger/', async () => {
-    for (const url of ['/api/swagger.yaml', '/api/swagger/']) {
-      const res = await t.call('GET', url);
+    const [yaml, swagger] = [await t.call('GET', '/api/swagger.yaml'), await t.call('GET', '/api/swagger/')];
+    for (const res of [yaml, swagger]) {
       assert.equal(res.status, 200);
       assert.match(String(res.headers['content-type']), /^application\/vnd\.oai\.openapi;/);
-      assert.deepEqual(parseYaml(res.raw), doc);
     }
+    // The same bytes at both URLs, so one parse (seconds for a document this size) covers both.
+    assert.equal(swagger.raw, yaml.raw);
+    assert.deepEqual(parseYaml(yaml.raw), doc);
   });
 
   it('should answer JSON at /api/swagger/?format=json', async () => {

@@ -85,7 +85,7 @@ describe('custom field validation_regex', () => {
 describe('STATEMENT_TIMEOUT_MS (PostgreSQL)', () => {
   it('should answer a statement cancelled by the timeout with a 503 and a clear detail', { ...GUARD, skip: PG ? false : 'PostgreSQL only' }, async () => {
     const limited = await makeApp({ statementTimeoutMs: 300 });
-    const locker = new pg.Client({ connectionString: DB_URL });
+    const locker = new pg.Client({ connectionString: limited.app.services.dialect.source!.url });
     await locker.connect();
     try {
       const schema = (await sql<{ s: string }>`SELECT current_schema() AS s`.execute(limited.app.services.dialect.db)).rows[0].s;

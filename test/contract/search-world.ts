@@ -225,9 +225,29 @@ async function users(t: TestApp, w: World): Promise<void> {
   w['contenttypes.contenttype'] = (await t.call('GET', '/api/extras/content-types/?app_label=dcim&model=devicetype')).body.results[0];
 }
 
+/** The cloud and wireless apps (reference nautobot/{cloud,wireless}/filters.py `q`). */
+async function cloudAndWireless(t: TestApp, w: World): Promise<void> {
+  const provider = await create(t, '/api/dcim/manufacturers/', { name: 'Maker-Cloud' });
+  w['cloud.cloudaccount'] = await create(t, '/api/cloud/cloud-accounts/', { name: 'CAcct-Prod', account_number: 'CAcct-Number', description: 'CAcct-desc', provider: provider.id });
+  w['cloud.cloudresourcetype'] = await create(t, '/api/cloud/cloud-resource-types/', { name: 'CRType-VPC', description: 'CRType-desc', provider: provider.id, content_types: ['cloud.cloudnetwork', 'cloud.cloudservice'] });
+  const owned = { cloud_account: w['cloud.cloudaccount'].id, cloud_resource_type: w['cloud.cloudresourcetype'].id };
+  w.parentNetwork = await create(t, '/api/cloud/cloud-networks/', { name: 'CNet-Parent', description: 'CNetParent-desc', ...owned });
+  w['cloud.cloudnetwork'] = await create(t, '/api/cloud/cloud-networks/', { name: 'CNet-Sub', description: 'CNet-desc', parent: w.parentNetwork.id, ...owned });
+  w['cloud.cloudservice'] = await create(t, '/api/cloud/cloud-services/', { name: 'CSvc-LB', description: 'CSvc-desc', ...owned });
+  w['cloud.cloudservicenetworkassignment'] = await create(t, '/api/cloud/cloud-service-network-assignments/', { cloud_service: w['cloud.cloudservice'].id, cloud_network: w['cloud.cloudnetwork'].id });
+  const prefix = await create(t, '/api/ipam/prefixes/', { prefix: '10.77.0.0/16', status: 'Active' });
+  w['cloud.cloudnetworkprefixassignment'] = await create(t, '/api/cloud/cloud-network-prefix-assignments/', { cloud_network: w['cloud.cloudnetwork'].id, prefix: prefix.id });
+  w['wireless.supporteddatarate'] = await create(t, '/api/wireless/supported-data-rates/', { standard: '802.11ax', rate: 86000, mcs_index: 7 });
+  w['wireless.radioprofile'] = await create(t, '/api/wireless/radio-profiles/', { name: 'Radio-Campus', regulatory_domain: 'DE', frequency: '5GHz' });
+  w['wireless.wirelessnetwork'] = await create(t, '/api/wireless/wireless-networks/', { name: 'WNet-Corp', ssid: 'WNet-SSID', description: 'WNet-desc', mode: 'Central', authentication: 'WPA2 Personal' });
+  const group = w['dcim.controllermanageddevicegroup'].id;
+  w['wireless.controllermanageddevicegroupwirelessnetworkassignment'] = await create(t, '/api/wireless/controller-managed-device-group-wireless-network-assignments/', { controller_managed_device_group: group, wireless_network: w['wireless.wirelessnetwork'].id });
+  w['wireless.controllermanageddevicegroupradioprofileassignment'] = await create(t, '/api/wireless/controller-managed-device-group-radio-profile-assignments/', { controller_managed_device_group: group, radio_profile: w['wireless.radioprofile'].id });
+}
+
 /** One object of every served model (and a few more), made through the API where it can make them. */
 export async function buildWorld(t: TestApp): Promise<World> {
   const w: World = {};
-  for (const step of [dcim, components, modules, dcimMore, circuitsAndVirtualization, ipam, jobs, extras, users]) await step(t, w);
+  for (const step of [dcim, components, modules, dcimMore, circuitsAndVirtualization, ipam, jobs, extras, users, cloudAndWireless]) await step(t, w);
   return w;
 }

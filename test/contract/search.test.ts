@@ -147,6 +147,17 @@ const CASES: Case[] = [
   { model: 'virtualization.cluster', hit: ['clu-one', 'clu-comment'], miss: ['clutype-vm'] },
   { model: 'virtualization.virtualmachine', hit: ['vm-web', 'vm-comment'], miss: ['clu-one'] },
   nameOnly('virtualization.vminterface', 'vmif-eth0', 'vmif-desc'),
+  { model: 'cloud.cloudaccount', hit: ['cacct-prod', 'cacct-desc', 'cacct-number', 'maker-cloud'], miss: ['crtype-vpc'] },
+  { model: 'cloud.cloudresourcetype', hit: ['crtype-vpc', 'crtype-desc', 'maker-cloud'], miss: ['cloudnetwork', 'cacct-prod'] },
+  { model: 'cloud.cloudnetwork', hit: ['cnet-sub', 'cnet-desc', 'cnet-parent', 'cnetparent-desc', 'cacct-prod', 'cacct-desc', 'crtype-vpc', 'crtype-desc'], miss: ['maker-cloud', 'csvc-lb'] },
+  { model: 'cloud.cloudnetworkprefixassignment', hit: ['cnet-sub', 'cnet-desc'], miss: ['10.77', 'cacct-prod'] },
+  { model: 'cloud.cloudservice', hit: ['csvc-lb', 'csvc-desc', 'cacct-prod', 'cnet-sub', 'cnet-desc', 'crtype-vpc'], miss: ['maker-cloud', 'cnet-parent'] },
+  { model: 'cloud.cloudservicenetworkassignment', hit: ['cnet-sub', 'cnet-desc', 'cacct-prod', 'cacct-desc', 'crtype-vpc', 'csvc-lb', 'csvc-desc'], miss: ['maker-cloud', 'cnet-parent'] },
+  { model: 'wireless.supporteddatarate', hit: ['86000', ' 86000 ', '802.11ax', '7'], miss: ['8600', '802.11ax: 86000 kbps'] },
+  { model: 'wireless.radioprofile', hit: ['radio-campus', 'de', '5GHz'], miss: ['5ghz', '5 ghz'] },
+  { model: 'wireless.wirelessnetwork', hit: ['wnet-corp', 'wnet-ssid', 'wnet-desc'], miss: ['central', 'wpa2'] },
+  { model: 'wireless.controllermanageddevicegroupwirelessnetworkassignment', hit: ['cmdg-one', 'wnet-corp'], miss: ['wnet-ssid', 'ctl-one'] },
+  { model: 'wireless.controllermanageddevicegroupradioprofileassignment', hit: ['cmdg-one', 'radio-campus'], miss: ['5GHz', 'ctl-one'] },
 ];
 
 /**
@@ -155,9 +166,6 @@ const CASES: Case[] = [
  */
 const UNLISTED = new Set([
   'ipam.prefix', 'ipam.ipaddress', 'extras.usersavedviewassociation',
-  // The cloud and wireless apps (issue 18) have no case in this table yet: their `q` is untested here.
-  ...['cloudaccount', 'cloudresourcetype', 'cloudnetwork', 'cloudnetworkprefixassignment', 'cloudservice', 'cloudservicenetworkassignment'].map((m) => `cloud.${m}`),
-  ...['supporteddatarate', 'radioprofile', 'wirelessnetwork', 'controllermanageddevicegroupwirelessnetworkassignment', 'controllermanageddevicegroupradioprofileassignment'].map((m) => `wireless.${m}`),
 ]);
 
 /** Terms every object answers to through the reference's default `id__iexact` (stripped), and ones it does not. */

@@ -49,14 +49,7 @@ const SOURCE_FILTERS: Record<string, string[]> = {
 };
 
 /** Catalogue filters not served yet, by model; the catalogue test skips exactly these names. */
-export const KNOWN_MISSING_FILTERS: Record<string, string[]> = {
-  // The cloud and wireless apps' filters on models of other apps (issue 18): not served yet.
-  'dcim.device': ['radio_profiles', 'has_radio_profiles', 'wireless_networks', 'has_wireless_networks'],
-  'dcim.controller': ['wireless_networks'],
-  'dcim.controllermanageddevicegroup': ['has_radio_profiles', 'has_wireless_networks'],
-  'circuits.circuit': ['cloud_network'],
-  'ipam.prefix': ['cloud_networks'],
-};
+export const KNOWN_MISSING_FILTERS: Record<string, string[]> = {};
 
 /** Differences found and not yet fixed, by model: their capture comparisons run as `todo`. */
 export const KNOWN_DIFFERENCES: Record<string, string> = {};

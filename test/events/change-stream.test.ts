@@ -4,13 +4,13 @@ import { makeApp, create, TOKEN } from '../helpers/app.js';
 import { makeUser } from '../helpers/users.js';
 import type { TestApp } from '../helpers/app.js';
 
-const PORT = 9153;
-const BASE = `http://127.0.0.1:${PORT}`;
+/** Where the app listens (a port the system picks). */
+let BASE = '';
 let t: TestApp;
 
 before(async () => {
   t = await makeApp();
-  await t.app.listen({ port: PORT, host: '127.0.0.1' });
+  BASE = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 
 after(async () => {

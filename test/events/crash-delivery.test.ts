@@ -6,7 +6,8 @@ import { Receiver } from '../helpers/receiver.js';
 import { freshDatabase, waitForHealth } from '../helpers/server.js';
 import type { ChildProcess } from 'node:child_process';
 
-const PORT = 9151;
+// A port of its own per run (other test runs on the machine use theirs); the same one for every life of the server.
+const PORT = 20000 + Math.floor(Math.random() * 20000);
 const BASE = `http://127.0.0.1:${PORT}`;
 let receiver: Receiver;
 let db: { url: string; drop: () => Promise<void> };
@@ -35,7 +36,7 @@ async function call(method: string, url: string, body?: unknown): Promise<{ stat
 }
 
 before(async () => {
-  receiver = new Receiver(9152);
+  receiver = new Receiver();
   await receiver.listen();
   db = await freshDatabase();
 });

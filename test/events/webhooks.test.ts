@@ -1,6 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import { loadConfig } from '../../src/core/config.js';
 import { makeApp, create } from '../helpers/app.js';
 import { Receiver } from '../helpers/receiver.js';
 import { writeTransaction } from '../../src/ops/write/transaction.js';
@@ -14,9 +15,10 @@ let receiver: Receiver;
 const WEBHOOK_SETTINGS = { allowedHosts: ['127.0.0.1'], additionalBlockedNetworks: [], allowedSchemes: ['http', 'https'], maxAttempts: 3, retryBackoffMs: 20 };
 
 before(async () => {
-  receiver = new Receiver(9150);
+  receiver = new Receiver();
   await receiver.listen();
-  t = await makeApp({ webhooks: WEBHOOK_SETTINGS });
+  // 16 deliveries in flight (default 4): the 1000-event test waits on database round trips, not CPU, on PostgreSQL.
+  t = await makeApp({ webhooks: WEBHOOK_SETTINGS, queue: { ...loadConfig({}).queue, concurrency: 16 } });
 });
 
 after(async () => {

@@ -1,14 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { buildApp } from '../../src/api/app.js';
 import { loadConfig } from '../../src/core/config.js';
 import { connect } from '../../src/db/connect.js';
+import { loadDefaults } from '../../src/db/load-defaults.js';
+import { migrate } from '../../src/db/schema/migrate.js';
+import { buildServices } from '../../src/ops/build-services.js';
+import { cloneDatabase } from './pg-database.js';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { Config } from '../../src/core/config.js';
 
 export const TOKEN = '0123456789abcdef0123456789abcdef01234567';
 
-/** Which database the tests run on: SQLite in memory, or a fresh PostgreSQL schema when DATABASE_URL is set. */
+/** Which database the tests run on: SQLite in memory, or a fresh PostgreSQL database (helpers/pg-database.ts) when DATABASE_URL is set. */
 export const DB_URL = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : 'sqlite::memory:';
 
 /** Each app's statement count when its last request reached its handler. */
@@ -21,20 +23,16 @@ export type TestApp = {
   close(): Promise<void>;
 };
 
-async function makeSchema(url: string): Promise<string> {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`CREATE SCHEMA ${schema}`);
-  await client.end();
-  return schema;
-}
-
-async function dropSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`DROP SCHEMA ${schema} CASCADE`);
-  await client.end();
+/** Migrates the database of `url` and loads the default objects (the PostgreSQL template of test databases). */
+export async function prepareDatabase(url: string): Promise<void> {
+  const dialect = connect(url);
+  try {
+    const { registry, store } = buildServices(loadConfig({ DATABASE_URL: url }), dialect);
+    await migrate(dialect, registry);
+    await loadDefaults(dialect, store, registry);
+  } finally {
+    await dialect.close();
+  }
 }
 
 /**
@@ -42,12 +40,12 @@ async function dropSchema(url: string, schema: string): Promise<void> {
  * another SQLite database (a file other threads can open, for jobs) when the tests run on SQLite.
  */
 export async function makeApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  const url = DB_URL.startsWith('postgres') ? DB_URL : overrides.databaseUrl ?? DB_URL;
+  const database = DB_URL.startsWith('postgres') ? await cloneDatabase(DB_URL, prepareDatabase) : undefined;
+  const url = database?.url ?? overrides.databaseUrl ?? DB_URL;
   const config = loadConfig({ DATABASE_URL: url, SUPERUSER_NAME: 'admin', SUPERUSER_PASSWORD: 'admin-pass', SUPERUSER_API_TOKEN: TOKEN }, { ...overrides, databaseUrl: url });
   // No scheduler looking for due jobs in the background of tests (statement counts stay exact); scheduler tests fire it themselves.
   if (!overrides.jobs) config.jobs = { ...config.jobs, schedulerMs: 0 };
-  const schema = url.startsWith('postgres') ? await makeSchema(url) : undefined;
-  const dialect = connect(url, { schema });
+  const dialect = connect(url);
   const app = await buildApp({ config, dialect });
   // Statements counted from the handler on (after authentication), for countStatements.
   app.addHook('preHandler', async () => {
@@ -66,7 +64,7 @@ export async function makeApp(overrides: Partial<Config> = {}): Promise<TestApp>
     },
     async close() {
       await app.close();
-      if (schema) await dropSchema(DB_URL, schema);
+      database?.drop();
     },
   };
 }

@@ -4,7 +4,7 @@ import http from 'node:http';
 export type Received = { method: string; url: string; headers: http.IncomingHttpHeaders; raw: Buffer; json: any };
 
 /**
- * A webhook receiver on 127.0.0.1:`port`: records every request and answers with what `answer`
+ * A webhook receiver on 127.0.0.1 (`port`, by default one the system picks, known after `listen()`): records every request and answers with what `answer`
  * returns for it (default 200; `null` leaves the request hanging). `next(n)` resolves once `n`
  * requests (in all) have arrived.
  */
@@ -15,7 +15,7 @@ export class Receiver {
   private waiters: { n: number; resolve: () => void }[] = [];
   private readonly hanging = new Set<http.ServerResponse>();
 
-  constructor(readonly port: number) {
+  constructor(private readonly wantedPort = 0) {
     this.server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -33,12 +33,18 @@ export class Receiver {
     });
   }
 
+  /** The port it listens on (after `listen()`). */
+  get port(): number {
+    const address = this.server.address();
+    return typeof address === 'object' && address ? address.port : this.wantedPort;
+  }
+
   get url(): string {
     return `http://127.0.0.1:${this.port}/hook`;
   }
 
   listen(): Promise<void> {
-    return new Promise((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
+    return new Promise((resolve) => this.server.listen(this.wantedPort, '127.0.0.1', resolve));
   }
 
   /** Resolves when `n` requests have arrived in all. */

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { DB_URL, TOKEN } from './app.js';
+import { DB_URL, TOKEN, prepareDatabase } from './app.js';
+import { cloneDatabase } from './pg-database.js';
 
 /** A real server process (`npm start`) on a fresh database of the kind the tests run on. */
 export type Server = {
@@ -27,25 +26,14 @@ export async function waitForHealth(base: string, child: { exitCode: number | nu
   }
 }
 
-/** A fresh database: a new PostgreSQL database, or a SQLite file in a temporary folder. */
+/** A fresh database: a new PostgreSQL database (a copy of the migrated template), or a SQLite file in a temporary folder. */
 export async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!DB_URL.startsWith('postgres')) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netsot-server-'));
     return { url: `sqlite:${path.join(dir, 'db.sqlite3')}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
   }
-  const name = `s_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: DB_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(DB_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
+  const db = await cloneDatabase(DB_URL, prepareDatabase);
+  return { url: db.url, drop: async () => db.drop() };
 }
 
 /** Starts `src/server.ts` with `workers` processes; `env` adds settings. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFile, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,7 +34,7 @@ before(async () => {
   git('commit', '--quiet', '-m', 'first');
   execFileSync('git', ['init', '--quiet', '--bare', bare]);
   publish();
-  await new Promise<void>((resolve) => server.listen(9181, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t = await makeJobsApp({ jobs: { gitRoot: path.join(dir, 'clones') } });
 });
 after(async () => {
@@ -51,7 +52,7 @@ async function sync(id: string) {
 
 describe('POST /api/extras/git-repositories/{id}/sync/', () => {
   it('should load the config contexts of a repository, and remove the one a later commit removes', async () => {
-    const repo = await t.call('POST', '/api/extras/git-repositories/', { name: 'Contexts', remote_url: 'http://127.0.0.1:9181/', branch: 'main', provided_contents: ['extras.configcontext'] });
+    const repo = await t.call('POST', '/api/extras/git-repositories/', { name: 'Contexts', remote_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, branch: 'main', provided_contents: ['extras.configcontext'] });
     assert.equal(repo.status, 201, repo.raw);
     const first = await sync(repo.body.id);
     assert.equal(first.status.value, 'SUCCESS', JSON.stringify(first));

@@ -5,7 +5,7 @@ import { requirePermission } from '../../ops/permissions.js';
 import { getRow, listRows } from '../../ops/read.js';
 import { serialize, objectUrl } from '../../ops/serialize/index.js';
 import { sendCsvList, sendCsvRows } from '../csv/respond-csv.js';
-import { buildOptions } from '../metadata/options.js';
+import { buildOptions, optionsJsonText } from '../metadata/options.js';
 import { queryParams, requestGeneration, toRequestContext } from '../request-context.js';
 import { pageLinks } from './pagination.js';
 import { parsePaging, readsOnly, serializeOptions } from './query.js';
@@ -18,6 +18,7 @@ import type { Services } from '../../ops/services.js';
 export const LIST_ALLOW = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
 export const DETAIL_ALLOW = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
 export const READ_ALLOW = 'GET, HEAD, OPTIONS';
+const READ_DELETE_ALLOW = 'GET, DELETE, HEAD, OPTIONS';
 export const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /**
@@ -25,7 +26,7 @@ export const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OP
  * endpoint's viewset has a `trace` action, whose name DRF takes for the TRACE method.
  */
 export function allowOf(model: ResolvedModel, kind: 'list' | 'detail'): string {
-  const base = model.read_only ? READ_ALLOW : kind === 'list' && model.creatable ? LIST_ALLOW : DETAIL_ALLOW;
+  const base = model.read_only ? (model.deletable ? READ_DELETE_ALLOW : READ_ALLOW) : kind === 'list' && model.creatable ? LIST_ALLOW : DETAIL_ALLOW;
   return model.fieldMap.has('connected_endpoint') ? `${base}, TRACE` : base;
 }
 
@@ -47,6 +48,8 @@ export function findModel(services: Services, req: FastifyRequest): ResolvedMode
   const { app, path } = req.params as { app: string; path: string };
   const model = services.registry.byAppPath(app, path);
   if (!model) throw new NotFoundError('Not found.', { versioned: false });
+  // A model the reference serves with a plain DRF viewset answers without an API-Version header.
+  if (model.unversioned) req.apiVersion = '';
   return model;
 }
 
@@ -104,8 +107,8 @@ async function handleList(ctx: Ctx) {
   const params = queryParams(req);
   switch (req.method) {
     case 'GET': case 'HEAD': return listGet(ctx);
-    case 'OPTIONS': return sendJson(reply, 200, buildOptions(services, model, { actor: req.actor, detail: false, writeEnabled: req.actor?.write_enabled !== false }));
-    default: if (model.read_only) refuseMethod(ctx, allow);
+    case 'OPTIONS': return sendJsonText(reply, 200, optionsJsonText(buildOptions(services, model, { actor: req.actor, detail: false, writeEnabled: req.actor?.write_enabled !== false })));
+    default: if (model.read_only && !(model.deletable && req.method === 'DELETE')) refuseMethod(ctx, allow);
   }
   if (req.method === 'POST' && !model.creatable) refuseMethod(ctx, allow);
   if (req.method === 'POST') {
@@ -137,9 +140,9 @@ async function handleDetail(ctx: Ctx) {
       const row = await getRow(services, rc, model, key, params, 'view', services.dialect.db);
       return sendCsvRows(services, req, reply, model, [row], { status: 200 });
     }
-    case 'OPTIONS': return sendJson(reply, 200, buildOptions(services, model, { actor: req.actor, detail: true, writeEnabled: req.actor?.write_enabled !== false }));
+    case 'OPTIONS': return sendJsonText(reply, 200, optionsJsonText(buildOptions(services, model, { actor: req.actor, detail: true, writeEnabled: req.actor?.write_enabled !== false })));
     case 'POST': return refuseMethod(ctx, allow);
-    default: if (model.read_only) refuseMethod(ctx, allow);
+    default: if (model.read_only && !(model.deletable && req.method === 'DELETE')) refuseMethod(ctx, allow);
   }
   if (req.method === 'DELETE') {
     await deleteObject(services, rc, model, key, params);

@@ -2,7 +2,7 @@ import { toCell, toCsvLines } from '../../ops/csv/cells.js';
 import { parseCsvBody } from '../../ops/csv/import.js';
 import { ValidationError } from '../../core/errors.js';
 import { nullCharacterErrors } from '../plugins/null-characters.js';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../ops/services.js';
 
 const LIST_ROUTE = '/api/:app/:path/';
@@ -40,6 +40,17 @@ export function errorToCsv(body: unknown): string {
   return toCsvLines([header, ...records.map((r) => header.map((h) => toCell(r[h])))]);
 }
 
+/** The body of a JSON error to a request that negotiated CSV, as CSV; any other payload as it is. */
+function csvError(req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  // Decoded only for an error to a CSV request: a success body (a whole page) is passed on untouched.
+  if (!req.wantsCsv || reply.statusCode < 400) return payload;
+  const text = Buffer.isBuffer(payload) ? payload.toString() : payload;
+  if (typeof text !== 'string') return payload;
+  if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json') || text === '') return payload;
+  reply.header('content-type', 'text/csv; charset=UTF-8');
+  return errorToCsv(JSON.parse(text));
+}
+
 /**
  * CSV import and error rendering (api-behaviour.md section 12): CSV request bodies on list and
  * detail paths are parsed after authentication; JSON error responses to a request that
@@ -47,11 +58,5 @@ export function errorToCsv(body: unknown): string {
  */
 export function registerCsv(app: FastifyInstance, services: Services): void {
   app.addHook('preHandler', async (req) => convertCsvBody(services, req));
-  app.addHook('onSend', async (req, reply, payload) => {
-    const text = Buffer.isBuffer(payload) ? payload.toString() : payload;
-    if (!req.wantsCsv || reply.statusCode < 400 || typeof text !== 'string') return payload;
-    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json') || text === '') return payload;
-    reply.header('content-type', 'text/csv; charset=UTF-8');
-    return errorToCsv(JSON.parse(text));
-  });
+  app.addHook('onSend', (req, reply, payload, done) => done(null, csvError(req, reply, payload)));
 }

@@ -89,16 +89,19 @@ function toHtml(req: FastifyRequest, reply: FastifyReply, payload: string): stri
   return page;
 }
 
+/** A JSON response under /api/ to a browser as its HTML page; any other payload as it is. */
+function htmlPage(req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  if (!req.url.startsWith('/api/') || !wantsHtml(req)) return payload;
+  const text = Buffer.isBuffer(payload) ? payload.toString() : payload;
+  if (typeof text !== 'string' || text === '') return payload;
+  if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+  return toHtml(req, reply, text);
+}
+
 /**
  * The browsable API (api-behaviour.md section 13): a JSON response under /api/ to a browser
  * (`Accept: text/html`) or to `?format=api` is sent as a readable HTML page of the same data.
  */
 export function registerBrowsable(app: FastifyInstance): void {
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (!req.url.startsWith('/api/') || !wantsHtml(req)) return payload;
-    const text = Buffer.isBuffer(payload) ? payload.toString() : payload;
-    if (typeof text !== 'string' || text === '') return payload;
-    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
-    return toHtml(req, reply, text);
-  });
+  app.addHook('onSend', (req, reply, payload, done) => done(null, htmlPage(req, reply, payload)));
 }

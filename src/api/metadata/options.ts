@@ -1,5 +1,6 @@
 import { isWritable } from '../../ops/write/build-item.js';
 import { hasPermission } from '../../ops/permissions.js';
+import { FOREIGN_CONTENT_TYPES } from '../../core/registry/content-type-order.js';
 import type { ResolvedField, ResolvedModel } from '../../core/registry/types.js';
 import type { Actor, Services } from '../../ops/services.js';
 
@@ -21,10 +22,28 @@ function fieldMetadata(services: Services, field: ResolvedField): Record<string,
   if (field.help_text) meta.help_text = field.help_text;
   for (const key of LIMITS) if (field[key] !== undefined && !(key === 'min_value' && field.kind === 'positive_integer' && readOnly)) meta[key] = field[key];
   if (!readOnly && field.choices) meta.choices = (field.choices ?? []).map(([value, display]) => ({ value, display }));
-  if (!readOnly && field.kind === 'content_type') {
-    meta.choices = services.registry.contentTypeChoices(field).map((m) => ({ value: m.id, display: `${m.app} | ${m.verbose_name}` })).sort((a, b) => a.display.localeCompare(b.display));
-  }
+  if (!readOnly && field.kind === 'content_type' && !field.options_no_choices) meta.choices = contentTypeChoices(services, field);
+  if (field.options_child) meta.child = field.options_child;
   return meta;
+}
+
+/**
+ * A content-type field's choices as the reference lists them: by display text, compared by
+ * code point (upper case first); a field that accepts any content type also offers the
+ * reference's content types of models this service does not have.
+ */
+function contentTypeChoices(services: Services, field: ResolvedField): { value: string; display: string }[] {
+  const choices = services.registry.contentTypeChoices(field).map((m) => ({ value: m.id, display: `${m.id.slice(0, m.id.indexOf('.'))} | ${m.verbose_name}` }));
+  if (!field.content_type_models && !field.content_type_feature) choices.push(...FOREIGN_CONTENT_TYPES.map(([value, display]) => ({ value, display })));
+  return choices.sort((a, b) => (a.display < b.display ? -1 : a.display > b.display ? 1 : 0));
+}
+
+/**
+ * OPTIONS body as JSON text. Integer limits at the 64-bit bounds are written exactly, as the
+ * reference writes them (a JavaScript number rounds 2^63 - 1 to 9223372036854776000).
+ */
+export function optionsJsonText(body: unknown): string {
+  return JSON.stringify(body).replace(/("m(?:in|ax)_value":)(-?)9223372036854776000\b/g, (_, key: string, minus: string) => `${key}${minus ? '-9223372036854775808' : '9223372036854775807'}`);
 }
 
 /** Field metadata for POST/PUT, in the model's field order (hidden fields left out). */

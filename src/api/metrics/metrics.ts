@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { queueDepth } from '../../queue/index.js';
 import type { ResponseCache } from '../crud/response-cache.js';
 import type { Services } from '../../ops/services.js';
 
@@ -55,9 +56,8 @@ function registerDatabaseMetrics(registry: Registry, services: Services): void {
 function registerQueueMetrics(registry: Registry, services: Services): void {
   new Gauge({ name: 'netsot_queue_items', help: 'Queue items (events, jobs) by state: queued (waiting) and running.', labelNames: ['state'], registers: [registry], aggregator: 'first',
     async collect() {
-      const rows = await services.dialect.db.selectFrom('inventory_queue').select((eb) => ['state', eb.fn.countAll().as('n')]).where('state', 'in', ['queued', 'running']).groupBy('state').execute();
-      const counts = new Map(rows.map((r) => [String(r.state), Number(r.n)]));
-      for (const state of ['queued', 'running']) this.set({ state }, counts.get(state) ?? 0);
+      const depth = await queueDepth(services);
+      for (const state of ['queued', 'running'] as const) this.set({ state }, depth[state]);
     } });
 }
 

@@ -25,7 +25,10 @@ export function registerMetrics(app: FastifyInstance, services: Services, cache:
   const metrics = buildAppMetrics(services, cache);
   const registries = [processMetrics(), metrics.registry];
   if (inClusterWorker()) shareWorkerMetrics(registries);
-  app.addHook('onResponse', async (req, reply) => metrics.observe(req, reply));
+  app.addHook('onResponse', (req, reply, done) => {
+    metrics.observe(req, reply);
+    done();
+  });
   app.get('/metrics/', async (req, reply) => {
     if (services.config.metrics.authenticated) await requireToken(services, req);
     const text = inClusterWorker() ? await clusterMetricsText() : await Registry.merge(registries).metrics();

@@ -41,32 +41,34 @@ function operation(model: ResolvedModel, spec: OpSpec, errorCodes: number[]): Op
 const DETAIL_PARAMETERS = [FORMAT_PARAMETER, ...LIST_PARAMETERS.filter((p) => ['depth', 'exclude_m2m', 'include'].includes(p.name as string))];
 export const ID_PARAMETER: Parameter = { name: 'id', in: 'path', required: true, description: 'A UUID, or a composite natural key (`name;parent`).', schema: { type: 'string' } };
 
-/** `/<app>/<path>/`: list, and unless read-only bulk create, update, partial update, delete. */
+/** `/<app>/<path>/`: list, and unless read-only bulk create, update, partial update, delete (a deletable read-only model: delete). */
 export function buildListPath(model: ResolvedModel, names: SchemaNames, extensions: readonly ModelExtensions[] = []): PathItem {
   const plural = model.verbose_name_plural;
   const item: PathItem = {
     get: operation(model, { id: 'list', summary: `List ${plural} (filtered, paginated; all of them as CSV).`, params: [...buildFilterParameters(model, extensions), ...LIST_PARAMETERS, FORMAT_PARAMETER], ok: [200, ref(names.page)] }, [400, 403]),
   };
-  if (model.read_only) return item;
   const many = (name: string): Schema => ({ type: 'array', items: ref(name) });
+  const bulkDestroy = () => operation(model, { id: 'bulk_destroy', summary: `Delete ${plural} named by id.`, body: many('BulkDeleteRequest'), ok: [204, null] }, [400, 403, 409]);
+  if (model.read_only) return model.deletable ? { ...item, delete: bulkDestroy() } : item;
   if (model.creatable) item.post = operation(model, { id: 'create', summary: `Create one or more ${plural}.`, body: { oneOf: [ref(names.create), many(names.create)] }, ok: [201, { oneOf: [ref(names.read), many(names.read)] }] }, [400, 403, 415]);
   item.put = operation(model, { id: 'bulk_update', summary: `Update ${plural} named by id.`, body: many(names.bulkUpdate), ok: [200, many(names.read)] }, [400, 403, 415]);
   item.patch = operation(model, { id: 'bulk_partial_update', summary: `Partially update ${plural} named by id.`, body: many(names.bulkPatch), ok: [200, many(names.read)] }, [400, 403, 415]);
-  item.delete = operation(model, { id: 'bulk_destroy', summary: `Delete ${plural} named by id.`, body: many('BulkDeleteRequest'), ok: [204, null] }, [400, 403, 409]);
+  item.delete = bulkDestroy();
   return item;
 }
 
-/** `/<app>/<path>/{id}/`: retrieve, and unless read-only update, partial update, delete. */
+/** `/<app>/<path>/{id}/`: retrieve, and unless read-only update, partial update, delete (a deletable read-only model: delete). */
 export function buildDetailPath(model: ResolvedModel, names: SchemaNames): PathItem {
   const name = model.verbose_name;
   const item: PathItem = {
     parameters: [ID_PARAMETER],
     get: operation(model, { id: 'retrieve', summary: `Retrieve a ${name}.`, params: DETAIL_PARAMETERS, ok: [200, ref(names.read)] }, [403, 404]),
   };
-  if (model.read_only) return item;
+  const destroy = () => operation(model, { id: 'destroy', summary: `Delete a ${name}.`, ok: [204, null] }, [403, 404, 409]);
+  if (model.read_only) return model.deletable ? { ...item, delete: destroy() } : item;
   item.put = operation(model, { id: 'update', summary: `Replace a ${name}.`, body: ref(names.create), ok: [200, ref(names.read)] }, [400, 403, 404, 415]);
   item.patch = operation(model, { id: 'partial_update', summary: `Partially update a ${name}.`, body: ref(names.patch), ok: [200, ref(names.read)] }, [400, 403, 404, 415]);
-  item.delete = operation(model, { id: 'destroy', summary: `Delete a ${name}.`, ok: [204, null] }, [403, 404, 409]);
+  item.delete = destroy();
   return item;
 }
 

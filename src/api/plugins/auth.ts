@@ -1,8 +1,9 @@
 import { NotAuthenticatedError, PermissionDeniedError } from '../../core/errors.js';
 import { authenticateBasic, authenticateToken } from '../../ops/auth.js';
 import { requestGeneration } from '../request-context.js';
+import { sendCsrfFailurePage } from './csrf-page.js';
 import { csrfFailure, sessionUser } from './session.js';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, Services } from '../../ops/services.js';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -39,15 +40,17 @@ async function authenticate(services: Services, req: FastifyRequest) {
 
 /**
  * Outside /api/ (the web interface, GraphiQL): the session's user, or null; an unsafe request
- * must pass the CSRF check whether logged in or not (the login form included).
+ * must pass the CSRF check whether logged in or not (the login form included), else it gets the
+ * 403 page.
  */
-async function webSession(services: Services, req: FastifyRequest): Promise<void> {
-  if (req.url.startsWith('/static/')) return;
+async function webSession(services: Services, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  if (req.url.startsWith('/static/')) return undefined;
   if (!SAFE.has(req.method)) {
     const failure = csrfFailure(req);
-    if (failure) throw new PermissionDeniedError(`CSRF Failed: ${failure}`);
+    if (failure) return sendCsrfFailurePage(reply, failure);
   }
   req.actor = await sessionUser(services, req);
+  return undefined;
 }
 
 /** A request without a token may come from a logged-in browser: its unsafe methods need the CSRF token (DRF's SessionAuthentication). */
@@ -67,8 +70,8 @@ async function apiSession(services: Services, req: FastifyRequest) {
 export function registerAuth(app: FastifyInstance, services: Services): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('generationRead', null);
-  app.addHook('preHandler', async (req) => {
-    if (!req.url.startsWith('/api/')) return webSession(services, req);
+  app.addHook('preHandler', async (req, reply) => {
+    if (!req.url.startsWith('/api/')) return webSession(services, req, reply);
     const actor = (await authenticate(services, req)) ?? (await apiSession(services, req));
     if (!actor) {
       const anonymousRead = services.config.exemptViewPermissions.includes('*') && SAFE.has(req.method) && req.method !== 'OPTIONS';

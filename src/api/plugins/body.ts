@@ -1,6 +1,7 @@
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaError, ValidationError } from '../../core/errors.js';
 import { nullCharacterErrors } from './null-characters.js';
 import { measureJson } from './json-size.js';
+import { pythonJsonError } from './json-error-text.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../core/config.js';
 
@@ -21,7 +22,7 @@ function parseJsonBody(text: string, limits: Config['limits']): unknown {
   try {
     body = JSON.parse(text);
   } catch (err) {
-    throw new BadRequestError(`JSON parse error - ${(err as Error).message}`);
+    throw new BadRequestError(`JSON parse error - ${pythonJsonError(text, (err as Error).message)}`);
   }
   const nul = nullCharacterErrors(body);
   if (nul) throw new ValidationError(nul);

@@ -8,9 +8,11 @@ const HEADERS: Record<string, string> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
+const HEADER_LIST = Object.entries(HEADERS);
+
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (_req, reply, payload) => {
-    for (const [name, value] of Object.entries(HEADERS)) if (!reply.hasHeader(name)) reply.header(name, value);
-    return payload;
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    for (const [name, value] of HEADER_LIST) if (!reply.hasHeader(name)) reply.header(name, value);
+    done(null, payload);
   });
 }

@@ -1,6 +1,7 @@
-import { MethodNotAllowedError, NotAuthenticatedError, PermissionDeniedError } from '../../core/errors.js';
-import { sendJson } from '../crud/respond.js';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { NotAuthenticatedError, PermissionDeniedError } from '../../core/errors.js';
+import { fixedViewHandler } from '../crud/fixed-view.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FixedView } from '../crud/fixed-view.js';
 import type { Services } from '../../ops/services.js';
 
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -19,25 +20,21 @@ async function requireStaff(services: Services, req: FastifyRequest): Promise<vo
   if (!services.dialect.decode('boolean', row?.is_staff)) throw new PermissionDeniedError();
 }
 
-async function handleInstalledApps(services: Services, req: FastifyRequest, reply: FastifyReply) {
-  reply.header('Allow', ALLOW);
-  await requireStaff(services, req);
-  switch (req.method) {
+function installedAppsView(services: Services): FixedView {
+  return {
+    allow: ALLOW,
+    name: 'Installed Apps',
+    description: 'API view for listing all installed non-core Apps.',
+    guard: (req) => requireStaff(services, req),
     // No apps are installed: the reference answers an empty list then.
-    case 'GET': case 'HEAD': return sendJson(reply, 200, []);
-    case 'OPTIONS': return sendJson(reply, 200, {
-      name: 'Installed Apps',
-      description: 'API view for listing all installed non-core Apps.',
-      renders: ['application/json', 'text/html', 'text/csv'],
-      parses: ['application/json', 'text/csv'],
-    });
-    default: throw new MethodNotAllowedError(req.method, ALLOW);
-  }
+    methods: { GET: async () => [] },
+  };
 }
 
 /** `/api/apps/installed-apps/` and `/api/plugins/installed-plugins/` (left out of the OpenAPI document, as by the reference). */
 export function registerInstalledApps(app: FastifyInstance, services: Services): void {
+  const handler = fixedViewHandler(installedAppsView(services));
   for (const [root, path] of Object.entries(INSTALLED_APPS_PATHS)) {
-    app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: `/api/${root}/${path}/`, handler: (req, reply) => handleInstalledApps(services, req, reply) });
+    app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: `/api/${root}/${path}/`, handler });
   }
 }

@@ -13,4 +13,6 @@ export const circuitsApp: AppDefinition = {
     circuit,
     circuitTermination,
   ],
+  // The global search's models, as the reference's app config lists them.
+  searchable_models: ['circuit', 'provider', 'providernetwork'],
 };

@@ -1,4 +1,4 @@
-import { mirrorThrough } from '../ipam/through-links.js';
+import { mirrorThrough } from '../shared/through-links.js';
 import { checkExtraConfig } from './rules.js';
 import type { AppExtensions } from '../../ops/extensions.js';
 

@@ -5,4 +5,6 @@ import type { AppDefinition } from '../../core/registry/registry.js';
 export const cloudApp: AppDefinition = {
   label: 'cloud',
   models: [cloudAccount, cloudResourceType, cloudNetwork, cloudNetworkPrefixAssignment, cloudService, cloudServiceNetworkAssignment],
+  // The global search's models, as the reference's app config lists them.
+  searchable_models: ['cloudaccount', 'cloudnetwork', 'cloudresourcetype', 'cloudservice'],
 };

@@ -8,4 +8,6 @@ export const dcimApp: AppDefinition = {
   label: 'dcim',
   models: [locationType, location, ...dcimGeneratedModels],
   root_paths: [...CONNECTION_ROOT_PATHS],
+  // The global search's models, as the reference's app config lists them.
+  searchable_models: ['cable', 'controller', 'device', 'devicefamily', 'deviceredundancygroup', 'devicetype', 'location', 'module', 'modulefamily', 'moduletype', 'powerfeed', 'rack', 'rackgroup', 'softwareversion', 'virtualchassis', 'virtualdevicecontext'],
 };

@@ -12,11 +12,12 @@ import { defaultToGlobal } from './namespace.js';
 import { parseIpInputs } from './ip-input.js';
 import { parsePrefixInputs } from './prefix-input.js';
 import { followAssignments, singleLocation } from './single-location.js';
-import { mirrorThrough } from './through-links.js';
+import { mirrorThrough } from '../shared/through-links.js';
 import { refreshIpVrfs } from './vrf-of-ip.js';
+import { inheritFromVrf } from './vrf-assignment-defaults.js';
 import type { AppExtensions, ModelExtensions } from '../../ops/extensions.js';
 import type { LocationSpec } from './single-location.js';
-import type { ThroughLink } from './through-links.js';
+import type { ThroughLink } from '../shared/through-links.js';
 
 const PREFIX_LOCATIONS: LocationSpec = {
   through: 'ipam.prefixlocationassignment',
@@ -81,6 +82,7 @@ export const IPAM_EXTENSIONS: AppExtensions[] = [
     'ipam.ipaddresstointerface': mirrorThrough('ipam.ipaddresstointerface', IP_INTERFACE_LINKS),
     'ipam.vlan': singleLocation(VLAN_LOCATIONS),
     'ipam.vrf': { parseInput: defaultToGlobal },
+    'ipam.vrfdeviceassignment': { parseInput: inheritFromVrf },
   },
   { 'ipam.prefix': singleLocation(PREFIX_LOCATIONS) },
   ...ipamDerivedFilters,

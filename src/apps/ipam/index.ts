@@ -26,4 +26,6 @@ export const ipamApp: AppDefinition = {
     vlanLocationAssignment,
     service,
   ],
+  // The global search's models, as the reference's app config lists them.
+  searchable_models: ['ipaddress', 'namespace', 'prefix', 'vlan', 'vrf'],
 };

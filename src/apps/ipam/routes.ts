@@ -63,7 +63,8 @@ async function post(h: Handler, spec: Spec, target: ResolvedModel) {
   const { items, asList } = bodyItems(h.req.body);
   try {
     const rows = await writeTransaction(h.services, target, (exec) => spec.allocate({ ...h, exec, items, asList }));
-    const rendered = await serialize(h.services, h.services.dialect.db, target, rows, { depth: 0, baseUrl: h.rc.baseUrl, omitCounts: true });
+    // A write's answer: the opt-in keys are always shown, as on every create.
+    const rendered = await serialize(h.services, h.services.dialect.db, target, rows, { depth: 0, baseUrl: h.rc.baseUrl, omitCounts: true, include: new Set(['relationships', 'computed_fields']) });
     if (spec.envelope) return sendJson(h.reply, 201, { count: rendered.length, next: null, previous: null, results: rendered });
     return sendJson(h.reply, 201, asList ? rendered : rendered[0]);
   } catch (err) {

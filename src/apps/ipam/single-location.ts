@@ -6,11 +6,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { joinTable } from '../../db/schema/build-schema.js';
-import { syncThroughLinks } from './through-links.js';
+import { syncThroughLinks } from '../shared/through-links.js';
 import type { Exec } from '../../db/store.js';
 import type { ModelExtensions, WriteHookContext } from '../../ops/extensions.js';
 import type { Services } from '../../ops/services.js';
-import type { AfterSync, ThroughLink } from './through-links.js';
+import type { AfterSync, ThroughLink } from '../shared/through-links.js';
 
 /** Where an owner model keeps its locations: the assignment model and the mirrored link. */
 export type LocationSpec = { through: string; link: ThroughLink; noun: string };

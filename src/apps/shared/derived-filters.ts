@@ -140,12 +140,19 @@ function through(registry: Registry, model: ResolvedModel, path: string): Derive
   const field = model.fieldMap.get(hop);
   if (field?.kind !== 'fk' || !field.column || rest.length === 0) return undefined;
   const target = registry.get(field.to as string);
-  const def = rest.length > 1 ? through(registry, target, rest.join('__')) : filterSet(target).get(rest[0]);
+  const def = rest.length > 1 ? through(registry, target, rest.join('__')) : filterSet(target).get(rest[0]) ?? resolveDerived(registry, target, rest[0]);
   if (!def) return undefined;
+  // A `has_` filter false through an FK: no related object that has it (objects without one included).
+  const boolean = rest[rest.length - 1].startsWith('has_');
   return {
     async build(ctx, lookup, values) {
-      const inner = await def.build({ ...ctx, model: target }, lookup, values);
-      return (eb) => eb(col(model.table, field.column as string), 'in', eb.selectFrom(target.table).select(`${target.table}.id`).where(inner));
+      const absent = boolean && !TRUE_VALUES.includes(values[values.length - 1]);
+      const inner = await def.build({ ...ctx, model: target }, lookup, absent ? ['true'] : values);
+      const clause: Clause = (eb) => eb(col(model.table, field.column as string), 'in', eb.selectFrom(target.table).select(`${target.table}.id`).where(inner));
+      if (!absent) return clause;
+      // Without the FK set there is no related object either (SQL's NOT IN leaves NULL out).
+      const unset: Clause = (eb) => eb(col(model.table, field.column as string), 'is', null);
+      return or([unset, not(clause)]);
     },
   };
 }

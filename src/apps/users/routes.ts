@@ -1,6 +1,7 @@
-import { MethodNotAllowedError, NotAuthenticatedError, ValidationError } from '../../core/errors.js';
-import { sendJson } from '../../api/crud/respond.js';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { NotAuthenticatedError, ValidationError } from '../../core/errors.js';
+import { fixedViewHandler } from '../../api/crud/fixed-view.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FixedView } from '../../api/crud/fixed-view.js';
 import type { RouteDoc } from '../../api/openapi/route-doc.js';
 import type { Exec } from '../../db/store.js';
 import type { Actor, Services } from '../../ops/services.js';
@@ -42,20 +43,17 @@ function requireUser(req: FastifyRequest): Actor {
   return req.actor;
 }
 
-async function handleConfig(services: Services, req: FastifyRequest, reply: FastifyReply) {
-  reply.header('Allow', CONFIG_ALLOW);
-  const actor = requireUser(req);
-  switch (req.method) {
-    case 'GET': case 'HEAD': return sendJson(reply, 200, await readConfig(services, services.dialect.db, actor.id));
-    case 'PATCH': return sendJson(reply, 200, await patchConfig(services, actor.id, req.body));
-    case 'OPTIONS': return sendJson(reply, 200, {
-      name: 'User Config List',
-      description: "The requesting user's own preferences: GET returns them, PATCH deep-merges the request body into them.",
-      renders: ['application/json', 'text/html', 'text/csv'],
-      parses: ['application/json', 'text/csv'],
-    });
-    default: throw new MethodNotAllowedError(req.method, CONFIG_ALLOW);
-  }
+function configView(services: Services): FixedView {
+  return {
+    allow: CONFIG_ALLOW,
+    name: 'User Config List',
+    description: "The requesting user's own preferences: GET returns them, PATCH deep-merges the request body into them.",
+    guard: requireUser,
+    methods: {
+      GET: (req) => readConfig(services, services.dialect.db, requireUser(req).id),
+      PATCH: (req) => patchConfig(services, requireUser(req).id, req.body),
+    },
+  };
 }
 
 const CONFIG = { type: 'object', additionalProperties: true };
@@ -68,5 +66,6 @@ const CONFIG_DOC: RouteDoc = {
 
 /** `/api/users/config/`: the caller's own config_data (any authenticated user; see models/users.json). */
 export function registerUsersRoutes(app: FastifyInstance, services: Services): void {
-  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/api/users/config/', config: { openapi: CONFIG_DOC, unversioned: true }, handler: (req, reply) => handleConfig(services, req, reply) });
+  const handleConfig = fixedViewHandler(configView(services));
+  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/api/users/config/', config: { openapi: CONFIG_DOC, unversioned: true }, handler: (req, reply) => handleConfig(req, reply) });
 }

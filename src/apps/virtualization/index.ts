@@ -13,4 +13,6 @@ export const virtualizationApp: AppDefinition = {
     virtualMachine,
     vmInterface,
   ],
+  // The global search's models, as the reference's app config lists them.
+  searchable_models: ['cluster', 'virtualmachine'],
 };

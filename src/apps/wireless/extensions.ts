@@ -1,4 +1,4 @@
-import { mirrorThrough } from '../ipam/through-links.js';
+import { mirrorThrough } from '../shared/through-links.js';
 import type { AppExtensions } from '../../ops/extensions.js';
 
 /** The read-only `radio_profiles` and `wireless_networks` of a controller-managed device group mirror their assignment models. */

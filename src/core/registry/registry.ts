@@ -6,9 +6,10 @@ export type Reference = { model: ResolvedModel; field: ResolvedField };
 
 /**
  * An application: its label, the models it declares and, in `root_paths`, the list-like
- * endpoints beyond its models that its API root names (e.g. `console-connections`).
+ * endpoints beyond its models that its API root names (e.g. `console-connections`), and in
+ * `searchable_models` the models the global search covers (the reference's app config list).
  */
-export type AppDefinition = { label: string; models: AuthoredModel[]; root_paths?: string[] };
+export type AppDefinition = { label: string; models: AuthoredModel[]; root_paths?: string[]; searchable_models?: string[] };
 
 /** Features whose records point at objects through UUID columns (generic foreign keys). */
 const UUID_ONLY_FEATURES = ['change_logging', 'notes', 'relationships'];
@@ -49,6 +50,8 @@ export class Registry {
   readonly apps: readonly string[];
   /** Extra API-root entries per app label (AppDefinition `root_paths`). */
   readonly rootPaths: ReadonlyMap<string, readonly string[]>;
+  /** The models the global search covers, app by app (AppDefinition `searchable_models`). */
+  readonly searchable: readonly ResolvedModel[];
   private readonly byId: Map<string, ResolvedModel>;
   private readonly byPath: Map<string, ResolvedModel>;
   private readonly refs: Map<string, Reference[]>;
@@ -79,6 +82,11 @@ export class Registry {
     this.models = Object.freeze(models);
     this.apps = Object.freeze(apps.map((a) => a.label));
     this.rootPaths = new Map(apps.map((a) => [a.label, Object.freeze([...(a.root_paths ?? [])])]));
+    this.searchable = Object.freeze(apps.flatMap((a) => (a.searchable_models ?? []).map((name) => {
+      const model = this.byId.get(`${a.label}.${name}`);
+      if (!model) throw new RegistryError(`${a.label}: searchable model ${name} is not registered`);
+      return model;
+    })));
     Object.freeze(this);
   }
 

@@ -54,6 +54,18 @@ export type AuthoredField = {
   count?: { model: string; field: string };
   /** OPTIONS `type` override. */
   options_type?: string;
+  /**
+   * A read-only to-many field that lists what an assignment model links to this object: the
+   * assignments of `model` whose FK `owner` points here, by their FK `target` (or `id`: the
+   * assignments themselves). Kept in step on every write of the assignments (apps/shared/mirrored-fields.ts).
+   */
+  through?: Readonly<{ model: string; owner: string; target: string }>;
+  /** A writable to-many field that is the other end of another model's (`app.model.field`): both hold the same pairs. */
+  reverse_of?: string;
+  /** OPTIONS `child` of a list or mapping field: how the reference describes one member. */
+  options_child?: Readonly<Record<string, unknown>>;
+  /** OPTIONS lists no choices for this content-type field (the reference describes it as a bare field). */
+  options_no_choices?: boolean;
   /** Not stored in the model table (derived, generic, m2m). Computed from the kind when absent. */
   help_text?: string;
   /** No generated filter for this field. */
@@ -142,6 +154,10 @@ export type RuleContext = {
   model: ResolvedModel;
   /** The service's settings (e.g. the webhook URL policy). */
   config: Config;
+  /** The object's values of to-many field `field` after the change (ids, or content-type labels), in the transaction. */
+  links(field: string): Promise<string[]>;
+  /** Stored values of to-many field `field` of objects `ids` of `modelId`, in the transaction. */
+  linksOf(modelId: string, field: string, ids: string[]): Promise<Map<string, string[]>>;
 };
 /**
  * The error for a unique-together violation. Sets with a null member are not checked (as the
@@ -161,7 +177,8 @@ export type SaveContext = {
 };
 
 /** Returns field errors (field -> message) or nothing. */
-export type Rule = (ctx: RuleContext) => Promise<Record<string, string> | void> | Record<string, string> | void;
+/** A model check: field -> message (or messages) for each failure. */
+export type Rule = (ctx: RuleContext) => Promise<Record<string, string | string[]> | void> | Record<string, string | string[]> | void;
 
 export type AuthoredModel = {
   app: string;
@@ -198,6 +215,17 @@ export type AuthoredModel = {
   rules?: Rule[];
   /** Read-only endpoint (e.g. object changes). */
   read_only?: boolean;
+  /**
+   * Natural-key fields the reference reads through another object, by their path there (an IP
+   * address's `namespace` is its parent prefix's: `parent__namespace`); CSV lookup columns name them so.
+   */
+  natural_key_paths?: Readonly<Record<string, string>>;
+  /** Served as a plain DRF viewset in the reference: its answers carry no `API-Version` header (content types). */
+  unversioned?: boolean;
+  /** Column the reference's `str()` of an object prints where it differs from `display` (tree models print their own name; protected-delete messages use it). */
+  str_field?: string;
+  /** A read-only endpoint whose objects may still be deleted, one at a time or in bulk (job results, scheduled jobs). */
+  deletable?: boolean;
   /**
    * Kept by the service but not served: no list/detail endpoints, API-root entry or OpenAPI
    * paths; still a table and a content type (reference `dcim.cablepath`).
@@ -279,6 +307,10 @@ export type ResolvedModel = Readonly<{
   search: readonly ResolvedSearch[] | null;
   rules: readonly Rule[];
   read_only: boolean;
+  deletable: boolean;
+  str_field: string | null;
+  unversioned: boolean;
+  natural_key_paths: Readonly<Record<string, string>>;
   internal: boolean;
   id_type: 'uuid' | 'integer';
   creatable: boolean;

@@ -26,13 +26,19 @@ function keyOf(q: PageQuery, part: string): string | undefined {
   return q.where === TRUE && q.shape ? `${q.shape}|${part}|${q.idsOnly ?? false}|${q.limit === null}|${q.offset > 0}` : undefined;
 }
 
-/** Runs `query`; under a `key` its SQL text is compiled once, and later runs bind `params`, which must be all its parameters. */
-async function run(exec: Exec, query: { compile(): CompiledQuery }, key: string | undefined, params: unknown[]): Promise<Raw[]> {
+type Compilable = { compile(): CompiledQuery };
+
+/**
+ * Runs `query`; under a `key` its SQL text is compiled once, and later runs bind `params`, which
+ * must be all its parameters. A query given as a function is only built when its text is not
+ * known yet (an unfiltered list page builds no query objects once its shape was seen).
+ */
+async function run(exec: Exec, query: Compilable | (() => Compilable), key: string | undefined, params: unknown[]): Promise<Raw[]> {
   const shapes = texts.get(exec) ?? new Map<string, string>();
   texts.set(exec, shapes);
   let text = key === undefined ? undefined : shapes.get(key);
   if (text === undefined) {
-    const compiled = query.compile();
+    const compiled = (typeof query === 'function' ? query() : query).compile();
     if (key === undefined || compiled.parameters.length !== params.length) return (await exec.executeQuery<Raw>(compiled)).rows;
     if (shapes.size >= 1000) shapes.clear();
     shapes.set(key, (text = compiled.sql));
@@ -46,20 +52,31 @@ function columns(q: PageQuery, from: Select): Select {
 }
 
 
+/** The parameters of a slice's LIMIT/OFFSET (none for all rows from the start). */
+function sliceParams(limit: number | null, offset: number): unknown[] {
+  if (limit !== null) return [limit, offset];
+  return offset > 0 ? [-1 >>> 1, offset] : [];
+}
+
 /** LIMIT/OFFSET of a slice (all rows from `offset` when `limit` is null) and their parameters. */
 function sliced(query: Select, limit: number | null, offset: number): [Select, unknown[]] {
-  if (limit !== null) return [query.limit(limit).offset(offset), [limit, offset]];
-  return offset > 0 ? [query.limit(-1 >>> 1).offset(offset), [-1 >>> 1, offset]] : [query, []];
+  const params = sliceParams(limit, offset);
+  return [params.length > 0 ? query.limit(params[0] as number).offset(offset) : query, params];
 }
 
 function countOf(q: PageQuery): Select {
   return q.exec.selectFrom(q.model.table).select(sql<number>`count(*)`.as('n')).where(q.where);
 }
 
+/** The page's rows, sorted by the database. */
+function sortedRows(q: PageQuery): Promise<Raw[]> {
+  const select = () => sliced(orderBy(columns(q, q.exec.selectFrom(q.model.table)).where(q.where), q.terms), q.limit, q.offset)[0];
+  return run(q.exec, select, keyOf(q, 'page'), sliceParams(q.limit, q.offset));
+}
+
 /** The page and the total count, each in one statement (run concurrently). */
 async function plainPage(q: PageQuery): Promise<Page> {
-  const [select, params] = sliced(orderBy(columns(q, q.exec.selectFrom(q.model.table)).where(q.where), q.terms), q.limit, q.offset);
-  const [counted, rows] = await Promise.all([run(q.exec, countOf(q), keyOf(q, 'count'), []), run(q.exec, select, keyOf(q, 'page'), params)]);
+  const [counted, rows] = await Promise.all([run(q.exec, () => countOf(q), keyOf(q, 'count'), []), sortedRows(q)]);
   return { count: Number(counted[0]?.n ?? 0), rows };
 }
 
@@ -84,6 +101,34 @@ async function sliceGroups(groups: Group[], limit: number | null, offset: number
   return rows;
 }
 
+/** Rows matching the filter, those of them without a target, and the lead FK's targets. */
+type LeadCounts = { total: number; unlinked: number; targets: number };
+
+/** The counts a walk through the lead FK's targets needs, in one statement (every count through an index: `count(fk)` would read the column of every row). */
+async function leadCounts(q: PageQuery, lead: OrderVia): Promise<LeadCounts> {
+  const { exec, model } = q;
+  const fk = col(model.table, lead.field.column as string);
+  const targets = () => exec.selectFrom(lead.target.table).select(sql<number>`count(*)`.as('n'));
+  const counted = await run(exec, () => exec.selectNoFrom([countOf(q).as('n'), countOf(q).where(fk, 'is', null).as('z'), targets().as('t')]), keyOf(q, 'counts'), []);
+  return { total: Number(counted[0]?.n ?? 0), unlinked: Number(counted[0]?.z ?? 0), targets: Number(counted[0]?.t ?? 0) };
+}
+
+/** How a filtered FK-led list is read: by the cost estimate below, or always one way (tests compare both ways). */
+export const pageTuning: { walk: 'auto' | 'always' | 'never' } = { walk: 'auto' };
+
+/**
+ * Whether a filtered list is read faster by walking the targets in order than by sorting its
+ * matches: a walk probes about (offset + limit) * targets / matches targets before the page is
+ * full, a sort looks up the target of every match. A filter that keeps many rows (every
+ * device's Ethernet1/1) walks; one that keeps few (one device's interfaces) sorts.
+ */
+function walkPays(q: PageQuery, counts: LeadCounts): boolean {
+  if (pageTuning.walk !== 'auto') return pageTuning.walk === 'always';
+  const linked = counts.total - counts.unlinked;
+  if (q.limit === null || linked === 0) return false;
+  return (q.offset + q.limit) * counts.targets < (linked * linked) / 4;
+}
+
 /** Targets few enough to read a target at a time (prefixes of a namespace); more are walked in one join (interfaces of devices). */
 const FEW_TARGETS = 64;
 
@@ -95,13 +140,12 @@ const FEW_TARGETS = 64;
  * descending order, as the reference (PostgreSQL) sorts NULL, whatever the database. One
  * statement counts the rows, those without a target and the targets.
  */
-async function fkLedPage(q: PageQuery, lead: OrderVia): Promise<Page> {
+async function fkLedPage(q: PageQuery, lead: OrderVia, counts: LeadCounts): Promise<Page> {
   const { exec, model } = q;
   const fk = col(model.table, lead.field.column as string);
-  // Every count through an index (`count(fk)` would read the column of every row).
-  const targets = exec.selectFrom(lead.target.table).select(sql<number>`count(*)`.as('n'));
-  const counted = await run(exec, exec.selectNoFrom([countOf(q).as('n'), countOf(q).where(fk, 'is', null).as('z'), targets.as('t')]), keyOf(q, 'counts'), []);
-  const [total, unlinked, few] = [Number(counted[0]?.n ?? 0), Number(counted[0]?.z ?? 0), Number(counted[0]?.t ?? 0) <= FEW_TARGETS];
+  const { total, unlinked } = counts;
+  // Reading a target at a time counts each target's rows without the filter: only for a whole list.
+  const few = q.where === TRUE && counts.targets <= FEW_TARGETS;
   const leading = q.terms.findIndex((t) => t.via?.field !== lead.field);
   const walk = { lead, byTarget: q.terms.slice(0, leading).map((t) => ({ expr: sql.ref(`t_lead.${(t.via as OrderVia).column}`), desc: t.desc })), rest: q.terms.slice(leading) };
   const alone = columns(q, exec.selectFrom(model.table)).where(q.where).where(fk, 'is', null);
@@ -170,9 +214,12 @@ function slice(query: Select, limit: number | null, offset: number, key: string 
 }
 
 /** One page of a list in the given order, and the number of rows matching `where`. */
-export function readPage(q: PageQuery): Promise<Page> {
-  // Only a whole list is walked through its targets: a filter usually picks few rows, which an
-  // index on the filter finds faster than a walk over every target (36 ms for one device's interfaces).
-  const lead = q.where === TRUE ? q.terms[0]?.via : undefined;
-  return lead ? fkLedPage(q, lead) : plainPage(q);
+export async function readPage(q: PageQuery): Promise<Page> {
+  const lead = q.terms[0]?.via;
+  if (!lead) return plainPage(q);
+  const counts = await leadCounts(q, lead);
+  if (q.where === TRUE || walkPays(q, counts)) return fkLedPage(q, lead, counts);
+  // A filter that picks few rows: an index on the filter finds them faster than a walk over
+  // every target (36 ms for one device's interfaces); the count is already known.
+  return { count: counts.total, rows: await sortedRows(q) };
 }

@@ -63,6 +63,19 @@ function sortable(model: ResolvedModel, entry: string): boolean {
  * stable, descending when every other term is (an index then serves the order read backwards).
  */
 export function buildOrder(registry: Registry, model: ResolvedModel, sort: string | undefined): OrderTerm[] {
+  const known = orders.get(model);
+  const cached = known?.get(sort ?? '');
+  if (cached) return cached;
+  const terms = orderTerms(registry, model, sort);
+  // The texts a client sends are bounded: the first ones seen are kept, others worked out each time.
+  if ((known?.size ?? 0) < 64) orders.set(model, (known ?? new Map()).set(sort ?? '', terms));
+  return terms;
+}
+
+/** Order terms by model and `sort` text: worked out once (the terms are immutable query pieces, read by every caller, changed by none). */
+const orders = new WeakMap<ResolvedModel, Map<string, OrderTerm[]>>();
+
+function orderTerms(registry: Registry, model: ResolvedModel, sort: string | undefined): OrderTerm[] {
   const asked = (sort ?? '').split(',').map((e) => e.trim()).filter((e) => e && sortable(model, e));
   const entries = asked.length > 0 ? asked : model.ordering.filter((e) => model.fieldMap.get(orderingField(e.replace(/^-/, '')))?.column);
   const terms = entries.flatMap((e) => expand(registry, model, [], e, false));

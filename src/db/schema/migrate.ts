@@ -9,6 +9,7 @@ import { createJobInputsTable } from './job-inputs.js';
 import { ensureSessionTables } from './session-tables.js';
 import { fillDefaultDescriptions } from './default-descriptions.js';
 import { fillCircuitTerminationSides } from './circuit-termination-sides.js';
+import { fillMirroredLinks } from './mirrored-links.js';
 import type { Dialect } from '../dialects/dialect.js';
 import type { Registry } from '../../core/registry/registry.js';
 
@@ -55,6 +56,7 @@ export const MIGRATIONS: Migration[] = [
   { id: 7, name: 'reference descriptions of default statuses and roles', up: fillDefaultDescriptions },
   { id: 8, name: 'circuit terminations named on their circuits (circuits.circuit)', up: fillCircuitTerminationSides },
   { id: 20, name: 'event outbox, queue and workers', up: createQueueTables },
+  { id: 60, name: 'to-many fields mirrored from assignments, and both ends of reverse pairs, filled', up: fillMirroredLinks },
   { id: 70, name: 'job run inputs apart from queue rows', up: createJobInputsTable },
 ];
 

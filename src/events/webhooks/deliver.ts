@@ -63,6 +63,7 @@ async function attempt(ctx: HandlerContext, webhook: Row, delivery: WebhookDeliv
   const answer = await sendRequest({
     method, url: target.url, address: target.address, family: target.family, headers, body,
     sslVerification: Boolean(webhook.ssl_verification), caFilePath: String(webhook.ca_file_path ?? ''), signal: ctx.signal,
+    connectTimeoutMs: services.config.webhooks.connectTimeoutMs, readTimeoutMs: services.config.webhooks.readTimeoutMs,
   });
   if (answer.status >= 400) throw new Error(`Status ${answer.status} returned with content '${answer.body}', webhook FAILED to process.`);
   return `Status ${answer.status} returned, webhook successfully processed.`;

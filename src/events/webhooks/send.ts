@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { readFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
 
 /** The reference's timeouts: 10 s to connect, 30 s between bytes of the answer. */
@@ -21,9 +22,22 @@ export type OutgoingRequest = {
   sslVerification: boolean;
   caFilePath: string;
   signal?: AbortSignal;
+  /** Milliseconds to connect (TLS included) and between bytes of the answer (default: the reference's). */
+  connectTimeoutMs?: number;
+  readTimeoutMs?: number;
 };
 
+function seconds(ms: number): string {
+  return `${ms / 1000} s`;
+}
+
 export type Answer = { status: number; body: string };
+
+/** SNI names the URL's host, unless it is an address (RFC 6066: no SNI; the certificate is checked against the address). */
+function serverName(url: URL): { servername?: string } {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return isIP(host) ? {} : { servername: host };
+}
 
 /** Always answers the checked address, whatever the name (Node may ask for one or for all). */
 function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
@@ -40,6 +54,8 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
  */
 export async function sendRequest(req: OutgoingRequest): Promise<Answer> {
   const secure = req.url.protocol === 'https:';
+  const connectTimeout = req.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  const readTimeout = req.readTimeoutMs ?? READ_TIMEOUT_MS;
   const ca = secure && req.sslVerification && req.caFilePath ? await readFile(req.caFilePath) : undefined;
   const options: https.RequestOptions = {
     method: req.method,
@@ -47,7 +63,7 @@ export async function sendRequest(req: OutgoingRequest): Promise<Answer> {
     lookup: pinnedLookup(req.address, req.family),
     signal: req.signal,
     agent: false,
-    ...(secure ? { rejectUnauthorized: req.sslVerification, ca, servername: req.url.hostname.replace(/^\[|\]$/g, '') } : {}),
+    ...(secure ? { rejectUnauthorized: req.sslVerification, ca, ...serverName(req.url) } : {}),
   };
   return new Promise<Answer>((resolve, reject) => {
     const request = (secure ? https : http).request(req.url, options, (res) => {
@@ -60,12 +76,12 @@ export async function sendRequest(req: OutgoingRequest): Promise<Answer> {
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     });
-    const connectTimer = setTimeout(() => request.destroy(new Error(`Connection to ${req.url.host} timed out after ${CONNECT_TIMEOUT_MS / 1000} s.`)), CONNECT_TIMEOUT_MS);
+    const connectTimer = setTimeout(() => request.destroy(new Error(`Connection to ${req.url.host} timed out after ${seconds(connectTimeout)}.`)), connectTimeout);
     request.on('socket', (socket) => {
       const connected = () => clearTimeout(connectTimer);
       socket.once(secure ? 'secureConnect' : 'connect', connected);
     });
-    request.setTimeout(READ_TIMEOUT_MS, () => request.destroy(new Error(`No answer from ${req.url.host} within ${READ_TIMEOUT_MS / 1000} s.`)));
+    request.setTimeout(readTimeout, () => request.destroy(new Error(`No answer from ${req.url.host} within ${seconds(readTimeout)}.`)));
     request.on('error', (err) => {
       clearTimeout(connectTimer);
       reject(err);

@@ -4,7 +4,7 @@ import type { ResolvedField, ResolvedModel, Row } from '../../core/registry/type
 import type { GqlContext } from './context.js';
 import type { ListArgs } from './relations.js';
 
-/** The content types a to-many content-type field lists (a custom field's `content_types`), in label order, sliced by limit/offset. */
+/** The content types a to-many content-type field lists (a custom field's `content_types`), in the reference's content-type id order (store.links), sliced by limit/offset. */
 export async function loadContentTypes(ctx: GqlContext, model: ResolvedModel, field: ResolvedField, row: Row, args: ListArgs): Promise<Row[]> {
   const { limit, offset } = toSlice(args);
   const run = async (ids: string[]) => ctx.services.store.links(ctx.services.dialect.db, model, field, ids);

@@ -71,6 +71,8 @@ function toRecord(plan: CsvPlan, loaded: Loaded, row: Row, json: Record<string, 
       for (const lookup of plan.lookups.get(key) ?? []) out.set(`${key}__${lookup}`, readLookup(plan.services, loaded.loader, plan.model, row, `${key}__${lookup}`));
     } else if (relation === 'm2m') {
       if (field && isCarriedToMany(field)) out.set(key, linkedNames(plan, loaded, field, row));
+      // The to-many fields the reference's serializer adds after its own (prefix vrfs, contact teams, ...) as ids.
+      else if (field?.after_tail && Array.isArray(value)) out.set(key, value.map((v) => String((v as { id?: unknown }).id)).join(','));
     } else out.set(key, value === null ? CSV_NULL : toCell(value));
   }
   const custom = json.custom_fields;

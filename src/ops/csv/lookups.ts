@@ -31,10 +31,12 @@ async function keyLookups(walk: Walk, model: ResolvedModel, levels: number, stac
   const out: string[] = [];
   for (const name of model.natural_key) {
     const field = model.fieldMap.get(name);
-    if (name === 'pk' || !field) { out.push(name); continue; }
+    // A model without a natural key of its own is keyed by its primary key, named `pk` as the reference names it.
+    if (name === 'pk' || name === 'id' || !field) { out.push(name === 'id' ? 'pk' : name); continue; }
     if (field.kind !== 'fk' || !field.to) { out.push(name); continue; }
     const inner = await relatedLookups(walk, model, field, levels, stack);
-    out.push(...inner.map((l) => `${name}__${l}`));
+    const path = model.natural_key_paths[name] ?? name;
+    out.push(...inner.map((l) => `${path}__${l}`));
   }
   return out;
 }
@@ -85,7 +87,13 @@ export function readLookup(services: Services, loader: Loader, model: ResolvedMo
   const parts = lookup.split('__');
   let current: Row | undefined = row;
   let currentModel = model;
-  for (const part of parts.slice(0, -1)) {
+  for (let i = 0; i < parts.length - 1; i += 1) {
+    // A natural-key field named by the reference's path through another object reads the field itself.
+    for (const name in currentModel.natural_key_paths) {
+      const path = currentModel.natural_key_paths[name].split('__');
+      if (path.every((p, k) => parts[i + k] === p)) { parts.splice(i, path.length, name); break; }
+    }
+    const part = parts[i];
     const field = currentModel.fieldMap.get(part);
     if (!field?.to || !field.column) return CSV_NO_OBJECT;
     currentModel = services.registry.get(field.to);

@@ -94,6 +94,14 @@ export class ReferenceResolver {
   private async byNaturalKey(field: ResolvedField, target: ResolvedModel, key: string): Promise<Resolved> {
     const ids = await resolveNaturalKey(this.services, this.exec, target, fromCompositeKey(key), this.scope(field, target) ?? undefined);
     if (ids.length === 1) return { ok: true, id: ids[0] };
+    // The reference turns a key of the right shape into attributes first and names them; a
+    // one-field natural key (a status or tag by name) is one this service can name the same way.
+    const [single] = target.natural_key;
+    const parts = fromCompositeKey(key);
+    if (target.natural_key.length === 1 && target.fieldMap.get(single)?.kind !== 'fk' && parts.length === 1) {
+      const attrs = pyRepr({ [single]: parts[0] });
+      return { ok: false, error: ids.length > 1 ? `Multiple objects match the provided attributes: ${attrs}` : `Related object not found using the provided attributes: ${attrs}` };
+    }
     if (ids.length > 1) return { ok: false, error: `Multiple objects match the provided composite-key: ${key}` };
     return { ok: false, error: `Related object not found using provided composite-key: ${key}` };
   }

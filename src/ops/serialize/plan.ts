@@ -170,7 +170,9 @@ export async function loadForSerialization(services: Services, exec: Exec, model
     opts.omitCounts ? undefined : loadCounts(services, exec, model, rows, loaded),
     ...generic.map(([target, ids]) => loaded.loader.ensure(target, ids)),
   ]);
-  const full = await loadNested(services, exec, [[model, rows], ...linkedTargets], opts, loaded);
+  // The rows behind the to-many links are nested objects too: their `nested` to-many fields are loaded as well.
+  const linkedOfLinked = await loadNestedLinks(services, exec, linkedTargets, opts, loaded);
+  const full = await loadNested(services, exec, [[model, rows], ...linkedTargets, ...(opts.depth > 1 ? linkedOfLinked : [])], opts, loaded);
   const genericRows = generic.map(([t, ids]) => [t, ids.map((id) => loaded.loader.get(t.id, id)).filter(Boolean)] as [ResolvedModel, Row[]]);
   await loaded.loader.ensureNeedsOf([...full, ...genericRows]);
   await loadComputed(services, exec, full, opts, loaded);

@@ -27,6 +27,12 @@ function covers(had: SerializeOptions, want: SerializeOptions): boolean {
   return !had.excludeM2m || !!want.excludeM2m;
 }
 
+/** Whether a computed value (`${modelId}.${field}`) renders related objects, whose URLs carry the rendering's base. */
+function holdsUrls(services: Services, key: string): boolean {
+  const dot = key.lastIndexOf('.');
+  return !!services.registry.find(key.slice(0, dot))?.fieldMap.get(key.slice(dot + 1))?.behaviour.relation;
+}
+
 /** Whether a computed value (`${modelId}.${field}`) is the same whatever the rendering's `include`: its field is not opt-in. */
 function independentOfInclude(services: Services, key: string): boolean {
   const dot = key.lastIndexOf('.');
@@ -42,9 +48,10 @@ function independentOfInclude(services: Services, key: string): boolean {
 export async function reuseLoaded(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions): Promise<Loaded | undefined> {
   const kept = (rows as Row[] & { [PRELOADED]?: Preloaded })[PRELOADED];
   if (!kept || !covers(kept.opts, opts)) return undefined;
-  // Computed values may hold URLs (NAT lists): kept only for the same base.
+  // Computed values of related-object fields hold URLs (NAT lists): kept only for the same base
+  // (change records render without one, as the reference's, so their base differs from a response's).
   const same = kept.opts.baseUrl === opts.baseUrl;
-  const computed = new Map([...kept.loaded.computed].filter(([key]) => same && independentOfInclude(services, key)));
+  const computed = new Map([...kept.loaded.computed].filter(([key]) => (same || !holdsUrls(services, key)) && independentOfInclude(services, key)));
   const loaded: Loaded = { ...kept.loaded, computed };
   await loadComputed(services, exec, [[model, rows]], opts, loaded);
   return loaded;

@@ -20,7 +20,7 @@ export type ChangeAction = 'create' | 'update' | 'delete';
 function flatData(model: ResolvedModel, row: Row, api: Record<string, unknown>): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   for (const field of model.columns) {
-    if (field.write_only || field.hidden || field.name === 'custom_fields') continue;
+    if (field.write_only || field.hidden || field.name === 'custom_fields' || field.name === 'id') continue;
     data[field.name] = row[field.column as string] ?? null;
   }
   if (model.fieldMap.has('custom_fields')) data.custom_fields = row._custom_field_data ?? {};
@@ -54,9 +54,10 @@ async function awaitPrevious(previous: Promise<void> | undefined, next: Promise<
 export async function recordChanges(services: Services, exec: Exec, rc: RequestContext, model: ResolvedModel, action: ChangeAction, rows: Row[]): Promise<{ loaded: Loaded; opts: SerializeOptions } | undefined> {
   if (!model.features.has('change_logging') || rows.length === 0) return undefined;
   const changeModel = services.registry.get('extras.objectchange');
-  // Depth 1, as the reference's serializer without a request; a created object's counts are left out
-  // (the reference serializes the saved instance, which has no count annotations).
-  const opts: SerializeOptions = { depth: 1, baseUrl: rc.baseUrl, omitCounts: action === 'create' };
+  // Depth 1, as the reference's serializer without a request: its URLs are paths without a scheme
+  // and host; a created object's counts are left out (the reference serializes the saved
+  // instance, which has no count annotations).
+  const opts: SerializeOptions = { depth: 1, baseUrl: '', omitCounts: action === 'create' };
   const loaded = await loadForSerialization(services, exec, model, rows, opts);
   const related = await relatedObjects(services, exec, model, rows);
   // One renderer for the whole write, so each related object is rendered and encoded once (not

@@ -62,12 +62,17 @@ async function checkUniqueTogether(services: Services, exec: Exec, model: Resolv
  * object of the same write sees it as the write leaves it (`pending`), so a bulk write cannot
  * pass checks pairwise that it fails as a whole (A's parent B and B's parent A).
  */
-async function rulesOf(services: Services, model: ResolvedModel, plan: ItemPlan, reader: RowBatcher, pending: ReadonlyMap<unknown, Row>): Promise<void> {
+async function rulesOf(services: Services, exec: Exec, model: ResolvedModel, plan: ItemPlan, reader: RowBatcher, pending: ReadonlyMap<unknown, Row>): Promise<void> {
   const get = async (m: string, id: unknown) => (m === model.id ? pending.get(id) : undefined) ?? reader.get(m, id);
-  const ctx: RuleContext = { row: plan.row as Row, before: plan.before, get, find: (m, where) => reader.find(m, where), model, config: services.config };
+  const linksOf = (modelId: string, field: string, ids: string[]) => {
+    const target = services.registry.get(modelId);
+    return services.store.links(exec, target, target.fieldMap.get(field)!, ids);
+  };
+  const links = async (field: string) => plan.links.get(field) ?? (plan.before ? (await linksOf(model.id, field, [String(plan.row.id)])).get(String(plan.row.id)) ?? [] : []);
+  const ctx: RuleContext = { row: plan.row as Row, before: plan.before, get, find: (m, where) => reader.find(m, where), model, config: services.config, links, linksOf };
   for (const rule of model.rules) {
     const errors = await rule(ctx);
-    for (const [field, message] of Object.entries(errors ?? {})) addError(plan, field, message);
+    for (const [field, messages] of Object.entries(errors ?? {})) for (const message of [messages].flat()) addError(plan, field, message);
   }
 }
 
@@ -80,7 +85,7 @@ async function checkRules(services: Services, exec: Exec, model: ResolvedModel, 
   if (model.rules.length === 0) return;
   const reader = new RowBatcher(services, exec);
   const pending = new Map<unknown, Row>(plans.filter((p) => p.before).map((p) => [p.row.id, p.row as Row]));
-  const runs = await Promise.allSettled(plans.filter((p) => Object.keys(p.errors).length === 0).map((plan) => rulesOf(services, model, plan, reader, pending)));
+  const runs = await Promise.allSettled(plans.filter((p) => Object.keys(p.errors).length === 0).map((plan) => rulesOf(services, exec, model, plan, reader, pending)));
   const failed = runs.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
 }

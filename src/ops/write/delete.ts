@@ -53,7 +53,7 @@ async function checkProtected(services: Services, exec: Exec, doomed: Doomed): P
   if (blockers.length === 0) return;
   const loader = new Loader(services, exec);
   for (const [m, r] of blockers) { loader.add(m, [r]); await loader.ensureNeeds(m, [r]); }
-  const listed = blockers.map(([m, r]) => `${loader.display(m, r)} (${r.id})`).join(', ');
+  const listed = blockers.map(([m, r]) => `${m.str_field ? String(r[m.str_field] ?? '') : loader.display(m, r)} (${r.id})`).join(', ');
   throw new ConflictError(`Unable to delete object. ${blockers.length} dependent objects were found: ${listed}`);
 }
 

@@ -1,4 +1,4 @@
-import { elevationSvg, rackUnits, type Face } from '../../apps/dcim/racks/elevation.js';
+import { elevationSvg, rackContents, unitsOnFace, type Face } from '../../apps/dcim/racks/elevation.js';
 import { getRow } from '../../ops/read.js';
 import { addDetailSection } from '../detail-view.js';
 import { html, raw, type Html } from '../html.js';
@@ -14,8 +14,9 @@ async function rackSection(ctx: PageContext, req: FastifyRequest, model: Resolve
   const devices = ctx.services.registry.get('dcim.device');
   const faces: Face[] = ['front', 'rear'];
   const drawings: Html[] = [];
+  const contents = await rackContents(ctx.services, rc, row);
   for (const face of faces) {
-    const units = await rackUnits(ctx.services, rc, row, { face });
+    const units = unitsOnFace(row, contents, face);
     const free = units.filter((u) => !u.occupied && !u.reservation).length;
     const svg = elevationSvg(units, { unitWidth: 230, unitHeight: 22, legendWidth: 30, title: `${String(rack.display)} ${face} elevation`, deviceUrl: (id) => detailPath(devices, id) });
     drawings.push(html`<figure class="elevation" id="elevation-${face}"><figcaption><b>${face === 'front' ? 'Front' : 'Rear'}</b> <span class="muted">(${free} of ${units.length} units free)</span></figcaption>${raw(svg)}</figure>`);

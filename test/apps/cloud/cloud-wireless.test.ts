@@ -81,3 +81,28 @@ describe('wireless app', () => {
     assertRefused(await t.call('POST', '/api/wireless/radio-profiles/', { name: 'bad', regulatory_domain: 'US', channel_width: [30] }), 400, { channel_width: ['"30" is not a valid choice.'] });
   });
 });
+
+describe("cloud and wireless filters on other apps' models", () => {
+  it('should filter devices, controllers and device groups by radio profiles and wireless networks', async () => {
+    const manufacturer = await create(t, '/api/dcim/manufacturers/', { name: 'Aruba' });
+    const type = await create(t, '/api/dcim/device-types/', { model: 'AP-515', manufacturer: manufacturer.id });
+    const role = await create(t, '/api/extras/roles/', { name: 'AP', content_types: ['dcim.device'] });
+    const siteType = (await t.call('GET', '/api/dcim/location-types/?name=Site')).body.results[0];
+    await t.call('PATCH', `/api/dcim/location-types/${siteType.id}/`, { content_types: ['dcim.controller', 'dcim.device'] });
+    const common = { device_type: type.id, role: role.id, location: { name: 's1' }, status: 'Active' };
+    const grouped = await create(t, '/api/dcim/devices/', { name: 'ap1', controller_managed_device_group: w.group.id, ...common });
+    const loose = await create(t, '/api/dcim/devices/', { name: 'ap2', ...common });
+    const ids = async (url: string) => (await t.call('GET', url)).body.results.map((r: any) => r.id);
+    assert.deepEqual(await ids('/api/dcim/devices/?radio_profiles=rp'), [grouped.id]);
+    assert.deepEqual(await ids('/api/dcim/devices/?wireless_networks=corp&has_radio_profiles=true'), [grouped.id]);
+    assert.deepEqual(await ids('/api/dcim/devices/?has_wireless_networks=false'), [loose.id]);
+    assert.equal((await t.call('GET', '/api/dcim/controllers/?wireless_networks=corp')).body.count, 1);
+    assert.deepEqual(await ids('/api/dcim/controller-managed-device-groups/?has_radio_profiles=true&has_wireless_networks=true'), [w.group.id]);
+    assert.equal((await t.call('GET', '/api/dcim/controller-managed-device-groups/?has_radio_profiles=false')).body.count, 0);
+  });
+
+  it('should filter circuits and prefixes by cloud network', async () => {
+    assert.deepEqual((await t.call('GET', '/api/circuits/circuits/?cloud_network=vpc-1')).body.results.map((c: any) => c.cid), ['c1']);
+    assert.deepEqual((await t.call('GET', `/api/ipam/prefixes/?cloud_networks=${w.net.id}`)).body.results.map((p: any) => p.prefix), ['10.0.0.0/16']);
+  });
+});

@@ -44,7 +44,7 @@ describe('location tree rules', () => {
 
   it('should refuse a status not enabled for the model', async () => {
     const res = await t.call('POST', '/api/dcim/locations/', { name: 'x', location_type: 'Region', status: 'Connected' });
-    assertRefused(res, 400, { status: ['Related object not found using provided composite-key: Connected'] });
+    assertRefused(res, 400, { status: ["Related object not found using the provided attributes: {'name': 'Connected'}"] });
   });
 
   it('should refuse duplicate root names with the reference message', async () => {

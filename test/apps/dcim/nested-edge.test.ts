@@ -57,6 +57,7 @@ describe('related objects at the edge of a nested object', () => {
   it('should keep the brief edge objects in the change log snapshot (depth 1)', async () => {
     const changes = (await t.call('GET', `/api/extras/object-changes/?changed_object_id=${router.id}`)).body.results;
     const snapshot = changes[0].object_data_v2;
-    assert.deepEqual(snapshot.device_type.manufacturer, brief(base.manufacturer));
+    // Serialized without a request, as the reference's: URLs are paths.
+    assert.deepEqual(snapshot.device_type.manufacturer, { ...brief(base.manufacturer), url: new URL(base.manufacturer.url).pathname });
   });
 });

@@ -151,6 +151,20 @@ describe('dynamic group and membership rules', () => {
   });
 });
 
+describe('deleting groups in a tree', () => {
+  it("should refuse to delete another group's child with a 409 naming the parents, and delete a parent with its memberships", async () => {
+    const parent = await group('tree parent', { group_type: 'dynamic-set' });
+    const leaf = await group('tree leaf', { filter: { name: ['a1'] } });
+    const membership = await child(parent, leaf, 'union', 10);
+    const refused = await t.call('DELETE', `${GROUPS}${leaf.id}/`);
+    assert.equal(refused.status, 409);
+    assert.deepEqual(refused.body, { detail: `Unable to delete object. 1 dependent objects were found: tree parent (${parent.id})` });
+    assert.equal((await t.call('GET', `${GROUPS}${leaf.id}/`)).status, 200);
+    assert.equal((await t.call('DELETE', GROUPS, [{ id: parent.id }, { id: leaf.id }])).status, 204);
+    assert.equal((await t.call('GET', `/api/extras/dynamic-group-memberships/${membership.id}/`)).status, 404);
+  });
+});
+
 describe('GraphQL dynamic_groups argument', () => {
   it('should narrow a list to a group, as the REST filter', async () => {
     const res = await t.call('POST', '/api/graphql/', { query: `{ devices(dynamic_groups: ["${g.both.id}"]) { name } }` });

@@ -87,7 +87,7 @@ describe('POST /api/ipam/prefixes/<id>/available-ips/', () => {
   it('should create nothing when one item is invalid', async () => {
     const p = await prefix('172.22.0.0/29');
     const res = await t.call('POST', `${P}${p.id}/available-ips/`, [{ status: 'Active' }, { status: 'nope' }]);
-    assertRefused(res, 400, [{}, { status: ['Related object not found using provided composite-key: nope'] }]);
+    assertRefused(res, 400, [{}, { status: ["Related object not found using the provided attributes: {'name': 'nope'}"] }]);
     assert.equal((await freeIps(p.id)).length, 6);
   });
 

@@ -125,9 +125,9 @@ describe('OPTIONS and related objects', () => {
       { object_types: ['extras.status'], actions: ['view'], constraints: { name: 'Planned' } },
     ]);
     const res = await user.call('POST', '/api/dcim/locations/', { name: 'new', location_type: site.id, status: 'Active' });
-    assertRefused(res, 400, { status: ['Related object not found using provided composite-key: Active'] }, res.raw);
+    assertRefused(res, 400, { status: ["Related object not found using the provided attributes: {'name': 'Active'}"] }, res.raw);
     const tenant = await user.call('POST', '/api/dcim/locations/', { name: 'new', location_type: site.id, status: 'Planned', tenant: 'acme' });
-    assertRefused(tenant, 400, { tenant: ['Related object not found using provided composite-key: acme'] }, 'no tenant view grant at all');
+    assertRefused(tenant, 400, { tenant: ["Related object not found using the provided attributes: {'name': 'acme'}"] }, 'no tenant view grant at all');
     assert.equal((await user.call('POST', '/api/dcim/locations/', { name: 'new', location_type: site.id, status: 'Planned' })).status, 201);
   });
 });

@@ -1,5 +1,6 @@
 import { defineModel, f } from '../../../core/registry/define-model.js';
 import { parentHasNoParent } from '../rules.js';
+import { ASSIGNMENT_FEATURES, assignmentDisplay, assignmentKeys } from '../../shared/assignment.js';
 import type { Row } from '../../../core/registry/types.js';
 
 /** A column value as display text; null and undefined become ''. */
@@ -7,7 +8,6 @@ const text = (value: unknown): string => (value === null || value === undefined 
 const cidr = (row: Row | undefined): string => (row ? `${text(row.network)}/${text(row.prefix_length)}` : '');
 
 const PRIMARY_FEATURES = ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'];
-const ASSIGNMENT_FEATURES = ['graphql', 'export_templates', 'custom_links'];
 
 /** The cloud resource type and its configuration, shared by cloud networks and services (reference CloudResourceTypeMixin). */
 const resourceTypeFields = () => ({
@@ -82,11 +82,8 @@ export const cloudNetworkPrefixAssignment = defineModel({
     cloud_network: f.fk('cloud.cloudnetwork', { required: true, on_delete: 'CASCADE', related_name: 'prefix_assignments' }),
     prefix: f.fk('ipam.prefix', { required: true, on_delete: 'CASCADE', related_name: 'cloud_network_assignments' }),
   },
-  natural_key: ['cloud_network', 'prefix'],
-  unique_together: [['cloud_network', 'prefix']],
-  ordering: ['cloud_network', 'prefix'],
+  ...assignmentKeys('cloud_network', 'prefix'),
   display: (row, ctx) => `${ctx.display('cloud.cloudnetwork', row.cloud_network_id) ?? ''}: ${cidr(ctx.related('ipam.prefix', row.prefix_id))}`,
-  display_needs: ['cloud_network', 'prefix'],
   search: ['cloud_network__name', 'cloud_network__description'],
 });
 
@@ -118,11 +115,8 @@ export const cloudServiceNetworkAssignment = defineModel({
     cloud_network: f.fk('cloud.cloudnetwork', { required: true, on_delete: 'CASCADE', related_name: 'cloud_service_assignments' }),
     cloud_service: f.fk('cloud.cloudservice', { required: true, on_delete: 'CASCADE', related_name: 'cloud_network_assignments' }),
   },
-  natural_key: ['cloud_network', 'cloud_service'],
-  unique_together: [['cloud_network', 'cloud_service']],
-  ordering: ['cloud_network', 'cloud_service'],
-  display: (row, ctx) => `${ctx.display('cloud.cloudnetwork', row.cloud_network_id) ?? ''}: ${ctx.display('cloud.cloudservice', row.cloud_service_id) ?? ''}`,
-  display_needs: ['cloud_network', 'cloud_service'],
+  ...assignmentKeys('cloud_network', 'cloud_service'),
+  display: assignmentDisplay(['cloud_network', 'cloud.cloudnetwork'], ['cloud_service', 'cloud.cloudservice']),
   search: [
     'cloud_network__name', 'cloud_network__description', 'cloud_network__cloud_account__name', 'cloud_network__cloud_account__description',
     'cloud_network__cloud_resource_type__name', 'cloud_network__cloud_resource_type__description', 'cloud_service__name', 'cloud_service__description',

@@ -2,6 +2,10 @@
 import { defineModel, f } from '../../../core/registry/define-model.js';
 import { parentNotDescendant, treeDisplay } from '../../shared/tree.js';
 import { controllerOneHost, managedGroupFollowsParent } from '../rules/controllers.js';
+import { ControllerCapabilitiesChoices } from '../choices.js';
+
+/** OPTIONS `child` of `capabilities`: one capability, a choice. */
+const CAPABILITY_CHILD = { type: 'field', required: false, read_only: false, choices: ControllerCapabilitiesChoices.map(([value, display]) => ({ value, display })) };
 
 /** Controller: a system that manages devices (wireless LAN controller, SDN controller, ...). */
 export const controller = defineModel({
@@ -9,7 +13,7 @@ export const controller = defineModel({
   base: 'primary',
   features: ['graphql', 'statuses', 'roles', 'locations', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
-    capabilities: f.json({ nullable: true, options_type: 'list' }),
+    capabilities: f.json({ nullable: true, options_type: 'list', options_child: CAPABILITY_CHILD }),
     name: f.string({ max_length: 255, required: true, unique: true }),
     description: f.string({ max_length: 255, default: '' }),
     status: f.status({ required: true }),
@@ -35,7 +39,7 @@ export const controllerManagedDeviceGroup = defineModel({
   features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   tree: true,
   fields: {
-    capabilities: f.json({ nullable: true, options_type: 'list' }),
+    capabilities: f.json({ nullable: true, options_type: 'list', options_child: CAPABILITY_CHILD }),
     name: f.string({ max_length: 255, required: true, unique: true }),
     description: f.string({ max_length: 255, default: '' }),
     weight: f.positiveInteger({ default: 1000, max_value: 2147483647 }),
@@ -48,5 +52,6 @@ export const controllerManagedDeviceGroup = defineModel({
   natural_key: ['name'],
   ordering: ['weight'],
   display: treeDisplay,
+  str_field: 'name',
   rules: [parentNotDescendant, managedGroupFollowsParent],
 });

@@ -19,6 +19,7 @@ export const locationType = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: treeDisplay,
+  str_field: 'name',
   rules: [parentNotDescendant, locationTypeNameNotReserved, locationTypeNestableInUse, locationTypeParentFixed],
 });
 
@@ -66,6 +67,7 @@ export const location = defineModel({
   },
   ordering: ['_name'],
   display: treeDisplay,
+  str_field: 'name',
   search: [
     'name',
     'facility',

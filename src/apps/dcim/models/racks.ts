@@ -25,6 +25,7 @@ export const rackGroup = defineModel({
   unique_together: [['location', 'name']],
   ordering: ['name'],
   display: treeDisplay,
+  str_field: 'name',
   rules: [parentNotDescendant, rackGroupWithinParentLocation],
 });
 

@@ -18,7 +18,7 @@ export const interfaceRedundancyGroup = defineModel({
     status: f.status({ required: true }),
     secrets_group: f.fk('extras.secretsgroup', { nullable: true, on_delete: 'SET_NULL', related_name: 'interfaceredundancygroup_set' }),
     virtual_ip: f.fk('ipam.ipaddress', { nullable: true, on_delete: 'CASCADE' }),
-    interfaces: f.m2m('dcim.interface', { read_only: true }),
+    interfaces: f.m2m('dcim.interfaceredundancygroupassociation', { read_only: true, no_filter: true, through: { model: 'dcim.interfaceredundancygroupassociation', owner: 'interface_redundancy_group', target: 'id' } }),
   },
   natural_key: ['name'],
   ordering: ['name'],

@@ -21,7 +21,7 @@ export const virtualDeviceContext = defineModel({
     primary_ip4: f.fk('ipam.ipaddress', { nullable: true, label: 'Primary IPv4', on_delete: 'SET_NULL', related_name: 'ip4_vdcs' }),
     primary_ip6: f.fk('ipam.ipaddress', { nullable: true, label: 'Primary IPv6', on_delete: 'SET_NULL', related_name: 'ip6_vdcs' }),
     tenant: f.fk('tenancy.tenant', { nullable: true, on_delete: 'CASCADE' }),
-    interfaces: f.m2m('dcim.interface', { read_only: true }),
+    interfaces: f.m2m('dcim.interface', { read_only: true, through: { model: 'dcim.interfacevdcassignment', owner: 'virtual_device_context', target: 'interface' } }),
   },
   natural_key: ['device', 'identifier'],
   unique_together: [['device', 'identifier'], ['device', 'name']],

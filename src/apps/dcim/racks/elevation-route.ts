@@ -12,9 +12,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TRUE = new Set(['true', 'True', '1', 'yes', 'on']);
 const FALSE = new Set(['false', 'False', '0', 'no', 'off']);
 /** Colours of the standalone drawing (the web interface styles its inline copy itself). */
-const SVG_STYLE = '<style>text{font:11px sans-serif;fill:#222}.free{fill:#e3f1e6;stroke:#ccc}.occupied{fill:#cfe0f7;stroke:#1d5fbf}.reserved{fill:#f8e6c7;stroke:#a15c00}</style>';
+const SVG_STYLE = '<style>text{font:11px sans-serif;fill:#222}.free{fill:#e3f1e6;stroke:#ccc}.occupied{fill:#cfe0f7;stroke:#1d5fbf}.reserved{fill:#f8e6c7;stroke:#a15c00}.hidden{display:none}</style>';
 
-type Options = { face: Face; render: 'json' | 'svg'; unitWidth: number; unitHeight: number; legendWidth: number; exclude?: string; expand: boolean; occupied: boolean | null; q: string };
+type Options = { face: Face; render: 'json' | 'svg'; unitWidth: number; unitHeight: number; legendWidth: number; exclude?: string; expand: boolean; includeImages: boolean; displayFullname: boolean; occupied: boolean | null; q: string };
 
 /** The query as the reference's RackElevationDetailFilterSerializer validates it (400 naming the field). */
 function readOptions(params: Map<string, string[]>): Options {
@@ -44,7 +44,7 @@ function readOptions(params: Map<string, string[]>): Options {
   };
   const exclude = one('exclude');
   if (exclude !== undefined && !UUID.test(exclude)) errors.exclude = ['Must be a valid UUID.'];
-  const out: Options = { face: choice('face', ['front', 'rear'], 'front'), render: choice('render', ['json', 'svg'], 'json'), unitWidth: int('unit_width', 230), unitHeight: int('unit_height', 22), legendWidth: int('legend_width', 30), exclude, expand: bool('expand_devices', true) as boolean, occupied: bool('is_occupied', null), q: one('q') ?? '' };
+  const out: Options = { face: choice('face', ['front', 'rear'], 'front'), render: choice('render', ['json', 'svg'], 'json'), unitWidth: int('unit_width', 230), unitHeight: int('unit_height', 22), legendWidth: int('legend_width', 30), exclude, expand: bool('expand_devices', true) as boolean, includeImages: bool('include_images', true) as boolean, displayFullname: bool('display_fullname', true) as boolean, occupied: bool('is_occupied', null), q: one('q') ?? '' };
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
   return out;
 }
@@ -62,7 +62,7 @@ async function elevation(services: Services, req: FastifyRequest, reply: Fastify
   const opts = readOptions(params);
   let units = await rackUnits(services, rc, rack, { face: opts.face, exclude: opts.exclude });
   if (opts.render === 'svg') {
-    const svg = elevationSvg(units, { unitWidth: opts.unitWidth, unitHeight: opts.unitHeight, legendWidth: opts.legendWidth, title: `${String(rack.name)} (${opts.face})`, deviceUrl: (id) => `/dcim/devices/${id}/` });
+    const svg = elevationSvg(units, { unitWidth: opts.unitWidth, unitHeight: opts.unitHeight, legendWidth: opts.legendWidth, title: `${String(rack.name)} (${opts.face})`, deviceUrl: (id) => `${rc.baseUrl}/dcim/devices/${id}/`, includeImages: opts.includeImages, displayFullname: opts.displayFullname });
     return reply.code(200).header('content-type', 'image/svg+xml').send(svg.replace(/^(<svg[^>]*>)/, `$1${SVG_STYLE}`));
   }
   if (!opts.expand) units = units.filter((u) => !u.device || u.device.bottom === u.id);

@@ -1,10 +1,10 @@
-import { ValidationError } from '../../../core/errors.js';
+import { ConflictError, ValidationError } from '../../../core/errors.js';
 import { buildWhere } from '../../../ops/filters/apply.js';
 import { addError, cleanPlans, rowsById } from '../../dcim/extensions/support.js';
 import { filterParams } from './membership.js';
 import type { Row } from '../../../core/registry/types.js';
 import type { Exec } from '../../../db/store.js';
-import type { AppExtensions, WriteHookContext } from '../../../ops/extensions.js';
+import type { AppExtensions, DeleteHookContext, WriteHookContext } from '../../../ops/extensions.js';
 import type { ItemPlan } from '../../../ops/write/build-item.js';
 
 const isDict = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -74,8 +74,21 @@ async function promoteParents(ctx: WriteHookContext): Promise<void> {
   if (ids.length > 0) await ctx.exec.updateTable('extras_dynamicgroup').set({ group_type: 'dynamic-set' }).where('id', 'in', ids).execute();
 }
 
+/**
+ * A group that is another group's child cannot be deleted (the reference's `DynamicGroup.delete`
+ * raises ProtectedError naming the parents: a 409); parents deleted in the same request do not count.
+ */
+async function refuseChildDelete({ services, exec, rows }: DeleteHookContext): Promise<void> {
+  const doomed = new Set(rows.map((r) => r.id));
+  const links = await exec.selectFrom('extras_dynamicgroupmembership').select('parent_group_id').where('group_id', 'in', [...doomed]).execute();
+  const parentIds = [...new Set(links.map((l) => String(l.parent_group_id)))].filter((id) => !doomed.has(id));
+  if (parentIds.length === 0) return;
+  const parents = [...(await rowsById(services, exec, 'extras.dynamicgroup', parentIds)).values()].sort((a, b) => String(a.name).localeCompare(String(b.name)));
+  throw new ConflictError(`Unable to delete object. ${parents.length} dependent objects were found: ${parents.map((p) => `${String(p.name)} (${p.id})`).join(', ')}`);
+}
+
 /** Dynamic group and membership rules that need the database (the filter set, the group tree). */
 export const dynamicGroupRules: AppExtensions = {
-  'extras.dynamicgroup': { parseInput: checkGroups },
+  'extras.dynamicgroup': { parseInput: checkGroups, beforeDelete: refuseChildDelete },
   'extras.dynamicgroupmembership': { parseInput: checkMemberships, afterWrite: promoteParents },
 };

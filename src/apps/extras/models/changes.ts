@@ -11,7 +11,7 @@ export const objectChange = defineModel({
   fields: {
     time: f.datetime({ read_only: true }),
     user: f.fk('users.user', { read_only: true, nullable: true, on_delete: 'SET_NULL' }),
-    user_name: f.string({ max_length: 150, read_only: true }),
+    user_name: f.string({ read_only: true }),
     request_id: f.uuid({ read_only: true }),
     action: f.choice(ObjectChangeActionChoices, { read_only: true }),
     changed_object_type: f.contentType({ read_only: true }),
@@ -31,7 +31,7 @@ export const objectChange = defineModel({
   },
   natural_key: ['pk'],
   ordering: ['-time'],
-  display: (row) => `${row.changed_object_type} ${row.object_repr} ${({ create: 'created', update: 'updated', delete: 'deleted' } as Record<string, string>)[String(row.action)] ?? row.action} by ${row.user_name}`,
+  display: (row, ctx) => `${ctx.contentType(row.changed_object_type)} ${row.object_repr} ${({ create: 'created', update: 'updated', delete: 'deleted' } as Record<string, string>)[String(row.action)] ?? row.action} by ${row.user_name}`,
   search: ['user_name', 'object_repr'],
 });
 
@@ -44,7 +44,7 @@ export const note = defineModel({
     assigned_object_type: f.contentType({ required: true }),
     assigned_object: f.genericFk(),
     assigned_object_id: f.uuid({ required: true }),
-    user_name: f.string({ max_length: 150, read_only: true }),
+    user_name: f.string({ read_only: true }),
     note: f.text({ required: true }),
     user: f.fk('users.user', { nullable: true, on_delete: 'SET_NULL' }),
     created: f.datetime({ read_only: true, nullable: true }),

@@ -16,7 +16,7 @@ export const contact = defineModel({
     email: f.email({ max_length: 254, default: '', label: 'E-mail' }),
     address: f.text({ default: '' }),
     comments: f.text({ default: '' }),
-    teams: f.m2m('extras.team', { after_tail: true, nested: true }),
+    teams: f.m2m('extras.team', { after_tail: true, nested: true, reverse_of: 'extras.team.contacts' }),
   },
   natural_key: ['name'],
   unique_together: [['name', 'phone', 'email']],

@@ -12,6 +12,7 @@ export const contentType = defineModel({
   app: 'extras', model: 'contenttype', object_type: 'contenttypes.contenttype', verbose_name: 'content type', verbose_name_plural: 'content types', path: 'content-types',
   base: 'base',
   read_only: true,
+  unversioned: true,
   id_type: 'integer',
   description: 'Read-only list of the content types: one for each model the service knows.',
   fields: {

@@ -67,7 +67,7 @@ export const graphqlQuery = defineModel({
   base: 'base',
   features: ['graphql', 'change_logging', 'dynamic_groups', 'contacts', 'metadata', 'notes'],
   fields: {
-    variables: f.json({ default: {}, read_only: true, options_type: 'nested object' }),
+    variables: f.json({ default: {}, read_only: true, options_type: 'nested object', options_child: { type: 'field', required: true, read_only: false } }),
     owner_content_type: f.contentType({ nullable: true, content_type_feature: 'graphql_query_owners' }),
     owner: f.genericFk(),
     owner_object_id: f.uuid({ nullable: true }),

@@ -17,7 +17,7 @@ export const dynamicGroup = defineModel({
     group_type: f.choice(DynamicGroupTypeChoices, { default: 'dynamic-filter', render_as: 'value' }),
     filter: f.json({ default: {}, options_type: 'field' }),
     tenant: f.fk('tenancy.tenant', { nullable: true, related_name: 'managed_dynamic_groups' }),
-    children: f.m2m('extras.dynamicgroupmembership', { read_only: true }),
+    children: f.m2m('extras.dynamicgroupmembership', { read_only: true, no_filter: true, through: { model: 'extras.dynamicgroupmembership', owner: 'parent_group', target: 'id' } }),
   },
   natural_key: ['name'],
   ordering: ['content_type', 'name'],

@@ -144,6 +144,7 @@ export const jobResult = defineModel({
   base: 'organizational',
   features: ['graphql', 'metadata', 'custom_links', '-relationships', '-notes', '-timestamps', '-change_logging'],
   read_only: true,
+  deletable: true,
   fields: {
     job_model: f.fk('extras.job', { nullable: true, read_only: true, on_delete: 'SET_NULL' }),
     name: f.string({ max_length: 255, read_only: true }),
@@ -196,6 +197,7 @@ export const scheduledJob = defineModel({
   base: 'base',
   features: ['metadata'],
   read_only: true,
+  deletable: true,
   fields: {
     name: f.string({ max_length: 255, unique: true, read_only: true }),
     task: f.string({ max_length: 201, read_only: true }),

@@ -32,7 +32,7 @@ export const secretsGroup = defineModel({
   fields: {
     name: f.string({ max_length: 255, required: true, unique: true }),
     description: f.string({ max_length: 255, default: '' }),
-    secrets: f.m2m('extras.secretsgroupassociation', { read_only: true }),
+    secrets: f.m2m('extras.secretsgroupassociation', { read_only: true, no_filter: true, through: { model: 'extras.secretsgroupassociation', owner: 'secrets_group', target: 'id' } }),
   },
   natural_key: ['name'],
   ordering: [],

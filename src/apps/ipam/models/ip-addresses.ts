@@ -37,6 +37,7 @@ export const ipAddress = defineModel({
     vm_interfaces: f.m2m('virtualization.vminterface', { read_only: true, after_tail: true, nested: true }),
   },
   natural_key: ['namespace', 'host'],
+  natural_key_paths: { namespace: 'parent__namespace' },
   unique_together: [['parent', 'host']],
   indexes: [['ip_version', 'host']],
   unique_messages: { 'parent,host': { field: '__all__', message: 'IP address with this Parent and Host already exists.' } },

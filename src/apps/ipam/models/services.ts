@@ -25,7 +25,7 @@ export const service = defineModel({
   features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     protocol: f.choice(ServiceProtocolChoices, { options_type: 'field' }),
-    ports: f.json({ required: true, options_type: 'list' }),
+    ports: f.json({ required: true, options_type: 'list', options_child: { type: 'integer', required: true, read_only: false, min_value: 1, max_value: 65535 } }),
     name: f.string({ max_length: 255, required: true }),
     description: f.string({ max_length: 255, default: '' }),
     device: f.fk('dcim.device', { nullable: true, on_delete: 'CASCADE' }),

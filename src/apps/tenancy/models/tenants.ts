@@ -17,6 +17,7 @@ export const tenantGroup = defineModel({
   natural_key: ['name'],
   ordering: ['name'],
   display: treeDisplay,
+  str_field: 'name',
   rules: [parentNotDescendant],
 });
 

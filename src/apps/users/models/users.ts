@@ -21,7 +21,7 @@ export const user = defineModel({
     date_joined: f.datetime({ default: () => new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z') }),
     config_data: f.json({ default: {}, options_type: 'field' }),
     groups: f.m2m('auth.group'),
-    default_saved_views: f.m2m('extras.savedview', { read_only: true, label: 'User-specific default saved views' }),
+    default_saved_views: f.m2m('extras.savedview', { read_only: true, label: 'User-specific default saved views', through: { model: 'extras.usersavedviewassociation', owner: 'user', target: 'saved_view' } }),
   },
   natural_key: ['username'],
   ordering: ['username'],

@@ -18,7 +18,7 @@ export const virtualMachine = defineModel({
     disk: f.positiveInteger({ nullable: true, max_value: 2147483647, label: 'Disk (GB)' }),
     comments: f.text({ default: '' }),
     local_config_context_schema: f.fk('extras.configcontextschema', { nullable: true, on_delete: 'SET_NULL' }),
-    local_config_context_data_owner_content_type: f.contentType({ nullable: true }),
+    local_config_context_data_owner_content_type: f.contentType({ nullable: true, options_no_choices: true }),
     cluster: f.fk('virtualization.cluster', { required: true }),
     tenant: f.fk('tenancy.tenant', { nullable: true }),
     platform: f.fk('dcim.platform', { nullable: true, on_delete: 'SET_NULL' }),

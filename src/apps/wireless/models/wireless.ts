@@ -1,12 +1,12 @@
 import { defineModel, f } from '../../../core/registry/define-model.js';
 import { RadioProfileFrequencyChoices, RadioProfileRegulatoryDomainChoices, SupportedDataRateStandardChoices, WirelessNetworkAuthenticationChoices, WirelessNetworkModeChoices } from '../choices.js';
 import { channelWidthsAreChoices, channelsAreIntegers } from '../rules.js';
+import { ASSIGNMENT_FEATURES, assignmentDisplay, assignmentKeys } from '../../shared/assignment.js';
 
 /** A column value as display text; null and undefined become ''. */
 const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
 
 const PRIMARY_FEATURES = ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'];
-const ASSIGNMENT_FEATURES = ['graphql', 'export_templates', 'custom_links'];
 
 /** Supported data rate: a rate of a wireless standard that an access point radio can use. */
 export const supportedDataRate = defineModel({
@@ -80,11 +80,8 @@ export const controllerManagedDeviceGroupWirelessNetworkAssignment = defineModel
     wireless_network: f.fk('wireless.wirelessnetwork', { required: true, on_delete: 'CASCADE', related_name: 'controller_managed_device_group_assignments' }),
     vlan: f.fk('ipam.vlan', { nullable: true, related_name: 'controller_managed_device_group_wireless_network_assignments' }),
   },
-  natural_key: ['controller_managed_device_group', 'wireless_network'],
-  unique_together: [['controller_managed_device_group', 'wireless_network']],
-  ordering: ['controller_managed_device_group', 'wireless_network'],
-  display: (row, ctx) => `${ctx.display('dcim.controllermanageddevicegroup', row.controller_managed_device_group_id) ?? ''}: ${ctx.display('wireless.wirelessnetwork', row.wireless_network_id) ?? ''}`,
-  display_needs: ['controller_managed_device_group', 'wireless_network'],
+  ...assignmentKeys('controller_managed_device_group', 'wireless_network'),
+  display: assignmentDisplay(['controller_managed_device_group', 'dcim.controllermanageddevicegroup'], ['wireless_network', 'wireless.wirelessnetwork']),
   search: ['controller_managed_device_group__name', 'wireless_network__name'],
 });
 
@@ -97,10 +94,7 @@ export const controllerManagedDeviceGroupRadioProfileAssignment = defineModel({
     controller_managed_device_group: f.fk('dcim.controllermanageddevicegroup', { required: true, on_delete: 'CASCADE', related_name: 'radio_profile_assignments' }),
     radio_profile: f.fk('wireless.radioprofile', { required: true, on_delete: 'CASCADE', related_name: 'controller_managed_device_group_assignments' }),
   },
-  natural_key: ['controller_managed_device_group', 'radio_profile'],
-  unique_together: [['controller_managed_device_group', 'radio_profile']],
-  ordering: ['controller_managed_device_group', 'radio_profile'],
-  display: (row, ctx) => `${ctx.display('dcim.controllermanageddevicegroup', row.controller_managed_device_group_id) ?? ''}: ${ctx.display('wireless.radioprofile', row.radio_profile_id) ?? ''}`,
-  display_needs: ['controller_managed_device_group', 'radio_profile'],
+  ...assignmentKeys('controller_managed_device_group', 'radio_profile'),
+  display: assignmentDisplay(['controller_managed_device_group', 'dcim.controllermanageddevicegroup'], ['radio_profile', 'wireless.radioprofile']),
   search: ['controller_managed_device_group__name', 'radio_profile__name'],
 });
