@@ -8,7 +8,7 @@ import { makeJobsApp } from '../jobs/helpers.js';
 import { loadConfig } from '../../src/core/config.js';
 import { startBackground } from '../../src/background.js';
 import { PermanentError, QueueRunner, enqueue, heartbeatInterval, queueItem } from '../../src/queue/index.js';
-import { jobIdOf, pgBossSchema } from '../../src/queue/pg-boss.js';
+import { jobIdOf, pgBossBackend, pgBossSchema } from '../../src/queue/pg-boss.js';
 import { DeliveryRecord } from '../../src/events/webhooks/record.js';
 import { WEBHOOK_KIND } from '../../src/events/webhooks/deliver.js';
 import type { GiveUpContext } from '../../src/queue/index.js';
@@ -201,6 +201,8 @@ describe('the pg-boss engine gives up a dead worker\'s job through the runner', 
   before(async () => {
     t = await makeJobsApp({ queue: queueConfig({ engine: 'pg-boss' }) });
     await fakeLiveWorker(t);
+    // The job kind's pg-boss queue, as a runner readies it before any transaction enqueues (none runs yet).
+    await pgBossBackend(t.app.services).prepare!(['job']);
   });
 
   after(async () => {
