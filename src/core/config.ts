@@ -81,6 +81,20 @@ function toPositive(value: string | undefined, fallback: number, name: string): 
   return n;
 }
 
+/** The shortest queue lease accepted (`QUEUE_LEASE_MS`): a worker renews its leases every third of it. */
+export const MIN_QUEUE_LEASE_MS = 3000;
+
+/** Refuses a lease too short to renew in time (a live worker would take its own running rows again). */
+export function checkLease(leaseMs: number, name = 'leaseMs'): void {
+  if (!(leaseMs >= MIN_QUEUE_LEASE_MS)) throw new Error(`${name} must be at least ${MIN_QUEUE_LEASE_MS} ms (a worker renews its leases every third of it), got ${leaseMs}`);
+}
+
+function toLease(value: string | undefined, fallback: number, name: string): number {
+  const n = toPositive(value, fallback, name);
+  checkLease(n, name);
+  return n;
+}
+
 function toBool(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
@@ -130,7 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       embedded: toBool(env.QUEUE_EMBEDDED, true),
       concurrency: toPositive(env.QUEUE_CONCURRENCY, 4, 'QUEUE_CONCURRENCY'),
       pollMs: toPositive(env.QUEUE_POLL_MS, 2000, 'QUEUE_POLL_MS'),
-      leaseMs: toPositive(env.QUEUE_LEASE_MS, 60000, 'QUEUE_LEASE_MS'),
+      leaseMs: toLease(env.QUEUE_LEASE_MS, 60000, 'QUEUE_LEASE_MS'),
       engine: toQueueEngine(env.QUEUE_ENGINE, env.DATABASE_URL || DEFAULT_DB),
       stopGraceMs: toInt(env.QUEUE_STOP_GRACE_MS, 10000, 'QUEUE_STOP_GRACE_MS'),
       outboxRetentionMs: toPositive(env.OUTBOX_RETENTION_MS, 7 * 24 * 3600_000, 'OUTBOX_RETENTION_MS'),

@@ -3,7 +3,7 @@ import { markDone } from './results.js';
 import { readInputs } from './inputs.js';
 import { enqueueJobHooks } from './job-hooks.js';
 import { FINAL_STATES } from './results.js';
-import type { QueueRunner } from '../queue/index.js';
+import type { GiveUpContext, QueueRunner } from '../queue/index.js';
 import type { OutboxSubscriber } from '../events/publisher.js';
 import type { Services } from '../ops/services.js';
 import type { JobRun } from './execute.js';
@@ -40,8 +40,23 @@ async function runJobRow(services: Services, queued: QueuedRun, attempt: number,
   }
 }
 
+/**
+ * The queue gave a job's row up (attempts spent: its workers died, or the handler kept failing):
+ * a result not yet final ends FAILURE, as the reference marks a lost worker (WorkerLostError).
+ */
+async function failGivenUpRun(services: Services, queued: QueuedRun, ctx: GiveUpContext): Promise<void> {
+  try {
+    const message = `${ctx.reason} (queue row ${ctx.id}, ${Math.min(ctx.attempts, ctx.maxAttempts)} of ${ctx.maxAttempts} attempts)`;
+    await markDone(services, queued.jobResultId, { status: 'FAILURE', result: { exc_type: 'WorkerLostError', exc_message: message }, traceback: `WorkerLostError: ${message}` });
+  } finally {
+    settleDispatch(services, queued.jobResultId);
+  }
+}
+
 /** Registers the job kind on a queue runner; returns the outbox subscribers of jobs (job hooks). */
 export function registerJobKinds(runner: QueueRunner, services: Services): OutboxSubscriber[] {
-  runner.handle(JOB_KIND, (payload: QueuedRun, ctx) => runJobRow(ctx.services, payload, ctx.attempt, ctx.signal));
+  runner.handle(JOB_KIND, (payload: QueuedRun, ctx) => runJobRow(ctx.services, payload, ctx.attempt, ctx.signal), {
+    onGiveUp: (payload: QueuedRun, ctx) => failGivenUpRun(ctx.services, payload, ctx),
+  });
   return [(changes, exec) => enqueueJobHooks(services, changes, exec)];
 }

@@ -4,8 +4,8 @@ import { closePgBoss, insertJobs, pgBossDepth, pgBossItem, usesPgBoss } from './
 import type { Exec } from '../db/store.js';
 import type { Services } from '../ops/services.js';
 
-export { PermanentError, QueueRunner, backoffDelay, queueEvents } from './runner.js';
-export type { AttemptOutcome, HandlerContext, QueueHandler, RunnerOptions } from './runner.js';
+export { PermanentError, QueueRunner, backoffDelay, heartbeatInterval, queueEvents } from './runner.js';
+export type { AttemptOutcome, GiveUpContext, GiveUpHook, HandlerContext, KindHandlers, QueueHandler, RunnerOptions } from './runner.js';
 
 export type EnqueueOptions = {
   /**

@@ -16,7 +16,8 @@ import type { Services } from '../ops/services.js';
  *   enqueue order (also inside one transaction) and stay numbers for callers;
  * - per-group order: a claimed job with an earlier unfinished job of its group is handed back
  *   unstarted (pg-boss's singleton policies do not keep order across retries);
- * - lease extension for long runs (the runner's heartbeat moves `expire_in`).
+ * - lease extension for long runs (the runner's heartbeat moves `expire_in`);
+ * - one retry beyond a row's attempts, so a runner gives up a dead worker's job (and tells its kind).
  */
 const PGBOSS_SCHEMA = 'pgboss';
 
@@ -125,8 +126,11 @@ export async function insertJobs(services: Services, exec: Exec, items: NewItem[
   const ids = next.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   const expireInSeconds = Math.max(1, Math.ceil(services.config.queue.leaseMs / 1000));
   const jobs = items.map((item, i): PgBoss.JobInsert => ({
-    id: jobIdOf(ids[i]), name: item.kind, data: { payload: item.payload ?? null }, singletonKey: item.groupKey ?? undefined,
-    retryLimit: item.maxAttempts - 1, retryDelay: Math.ceil(item.backoffMs / 1000), retryBackoff: item.backoffMs > 0,
+    id: jobIdOf(ids[i]), name: item.kind, data: { payload: item.payload ?? null, maxAttempts: item.maxAttempts }, singletonKey: item.groupKey ?? undefined,
+    // One retry beyond the attempts: a job whose worker died in its last attempt is expired into
+    // a retry, claimed by a runner and given up there (its kind's give-up hook told), not failed
+    // silently by pg-boss's maintenance.
+    retryLimit: item.maxAttempts, retryDelay: Math.ceil(item.backoffMs / 1000), retryBackoff: item.backoffMs > 0,
     startAfter: new Date(item.runAfter).toISOString() as unknown as Date, expireInSeconds,
   }));
   for (let start = 0; start < jobs.length; start += 500) await engine.boss.insert(jobs.slice(start, start + 500), { db: executorOf(exec) });
@@ -153,6 +157,9 @@ async function blockedInGroup(services: Services, jobIds: string[]): Promise<Set
   return new Set(result.rows.map((r) => String(r.id)));
 }
 
+/** A job's data: the payload, and the attempts it has (jobs queued before it was stored: `retry_limit + 1`). */
+type JobData = { payload: unknown; maxAttempts?: number };
+
 /** The pg-boss backend of the runner. */
 export function pgBossBackend(services: Services): QueueBackend {
   const deferMs = Math.min(1000, services.config.queue.pollMs);
@@ -164,19 +171,20 @@ export function pgBossBackend(services: Services): QueueBackend {
     },
     async claim(_worker, kinds, limit) {
       const engine = await engineOf(services);
-      const jobs: PgBoss.JobWithMetadata<{ payload: unknown }>[] = [];
+      const jobs: PgBoss.JobWithMetadata<JobData>[] = [];
       // One pg-boss queue per kind: each claim starts at the next kind, so no kind's backlog starves another.
       turn = (turn + 1) % Math.max(1, kinds.length);
       for (const kind of [...kinds.slice(turn), ...kinds.slice(0, turn)]) {
         if (jobs.length >= limit) break;
         await ensureQueue(engine, kind);
-        jobs.push(...await engine.boss.fetch<{ payload: unknown }>(kind, { batchSize: limit - jobs.length, includeMetadata: true }));
+        jobs.push(...await engine.boss.fetch<JobData>(kind, { batchSize: limit - jobs.length, includeMetadata: true }));
       }
       if (jobs.length === 0) return [];
       const blocked = await blockedInGroup(services, jobs.map((j) => j.id));
       await unstart(services, [...blocked], deferMs);
       return jobs.filter((j) => !blocked.has(j.id)).map((j): ClaimedItem => ({
-        id: idOfJob(j.id), kind: j.name, payload: j.data?.payload ?? null, attempts: j.retryCount + 1, maxAttempts: j.retryLimit + 1, backoffMs: j.retryDelay * 1000,
+        id: idOfJob(j.id), kind: j.name, payload: j.data?.payload ?? null, attempts: j.retryCount + 1,
+        maxAttempts: j.data?.maxAttempts ?? j.retryLimit + 1, backoffMs: j.retryDelay * 1000,
       })).sort((a, b) => a.id - b.id);
     },
     async finish(_worker, item, state, outcome) {

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { uncounted } from '../db/dialects/dialect.js';
+import { checkLease } from '../core/config.js';
 import { QUEUE_CHANNEL, beat, removeWorkers } from './store.js';
 import { tableBackend } from './backend.js';
 import { pgBossBackend, usesPgBoss } from './pg-boss.js';
@@ -28,8 +29,32 @@ export type HandlerContext = {
  */
 export type QueueHandler = (payload: any, ctx: HandlerContext) => Promise<unknown>;
 
+/** What a kind's give-up hook gets besides the payload. */
+export type GiveUpContext = {
+  services: Services;
+  id: number;
+  kind: string;
+  /** Attempts made (one more than `maxAttempts` when a dead worker's row is taken to be given up). */
+  attempts: number;
+  maxAttempts: number;
+  /** Why the row ends failed: the last attempt's error, or that workers stopped while running it. */
+  reason: string;
+};
+
+/**
+ * Told once a row ends failed for good (attempts spent, a `PermanentError`, or a worker that
+ * died running its last attempt), before the row is marked failed: a crash in between tells it
+ * again (at least once), so it must be idempotent. It writes in transactions of its own; a throw
+ * leaves the row leased, taken again (and the hook called again) once the lease runs out.
+ */
+export type GiveUpHook = (payload: any, ctx: GiveUpContext) => Promise<void>;
+
+/** A kind's handler and its optional give-up hook. */
+export type KindHandlers = { onGiveUp?: GiveUpHook };
+
 /** What a runner tells after recording an attempt's outcome (`queueEvents`). */
-export type AttemptOutcome = { id: number; kind: string; attempt: number; state: 'done' | 'failed' | 'queued' };
+/** `running`: a give-up hook threw, the row stays leased and is given up again after its lease. */
+export type AttemptOutcome = { id: number; kind: string; attempt: number; state: 'done' | 'failed' | 'queued' | 'running' };
 
 const emitters = new WeakMap<Services, EventEmitter>();
 
@@ -55,6 +80,15 @@ export type RunnerOptions = {
 /** Heartbeats: a worker is live while its last one is younger than three of them. */
 export const HEARTBEAT_MS = 10_000;
 
+/**
+ * How often a runner beats and renews its leases: every `HEARTBEAT_MS`, or every third of a
+ * shorter lease, so a live worker's lease never runs out between two renewals.
+ */
+export function heartbeatInterval(leaseMs: number): number {
+  return Math.min(HEARTBEAT_MS, Math.floor(leaseMs / 3));
+}
+
+
 /** Finished rows are kept this long (for inspection), then pruned. */
 const KEEP_FINISHED_MS = 24 * 3600_000;
 
@@ -76,6 +110,7 @@ export function backoffDelay(backoffMs: number, attempt: number): number {
 export class QueueRunner {
   readonly id = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly handlers = new Map<string, QueueHandler>();
+  private readonly giveUpHooks = new Map<string, GiveUpHook>();
   private readonly active = new Map<number, { item: ClaimedItem; done: Promise<void> }>();
   private readonly abort = new AbortController();
   private running = false;
@@ -89,13 +124,15 @@ export class QueueRunner {
   private readonly backend: QueueBackend;
 
   constructor(private readonly services: Services, private readonly options: RunnerOptions) {
+    checkLease(options.leaseMs);
     this.backend = usesPgBoss(services) ? pgBossBackend(services) : tableBackend(services);
   }
 
-  /** Registers the handler of `kind` (one per kind). */
-  handle(kind: string, handler: QueueHandler): void {
+  /** Registers the handler of `kind` (one per kind) and its give-up hook, if any. */
+  handle(kind: string, handler: QueueHandler, hooks: KindHandlers = {}): void {
     if (this.handlers.has(kind)) throw new Error(`queue kind "${kind}" already has a handler`);
     this.handlers.set(kind, handler);
+    if (hooks.onGiveUp) this.giveUpHooks.set(kind, hooks.onGiveUp);
   }
 
   /** Starts claiming; returns once the runner is registered as a live worker. */
@@ -106,7 +143,7 @@ export class QueueRunner {
     await uncounted(async () => this.backend.prepare?.([...this.handlers.keys()]));
     await uncounted(() => beat(dialect, { id: this.id, hostname: os.hostname(), pid: process.pid, started: this.started }));
     this.unlisten = await dialect.listen(QUEUE_CHANNEL, () => this.wake());
-    this.timers.push(setInterval(() => void this.heartbeat(), HEARTBEAT_MS).unref());
+    this.timers.push(setInterval(() => void this.heartbeat(), heartbeatInterval(this.options.leaseMs)).unref());
     this.loop = uncounted(() => this.run());
   }
 
@@ -175,7 +212,12 @@ export class QueueRunner {
   private async execute(item: ClaimedItem): Promise<void> {
     const handler = this.handlers.get(item.kind)!;
     if (item.attempts > item.maxAttempts) {
-      await this.backend.finish(this.id, item, 'failed', { error: 'attempts spent (a worker stopped while running it)' }).catch(logFailure);
+      const reason = `Attempts spent: the worker running attempt ${item.maxAttempts} of ${item.maxAttempts} stopped before it ended.`;
+      const gaveUp = await this.giveUp(item, reason).catch((failure) => {
+        logFailure(failure);
+        return false;
+      });
+      queueEvents(this.services).emit('attempt', { id: item.id, kind: item.kind, attempt: item.attempts, state: gaveUp ? 'failed' : 'running' } satisfies AttemptOutcome);
       return;
     }
     const ctx: HandlerContext = { services: this.services, id: item.id, kind: item.kind, attempt: item.attempts, maxAttempts: item.maxAttempts, signal: this.abort.signal };
@@ -194,20 +236,36 @@ export class QueueRunner {
   }
 
   /** Records a failed attempt; returns the row's state after it. */
-  private async failed(item: ClaimedItem, err: unknown): Promise<'failed' | 'queued'> {
+  private async failed(item: ClaimedItem, err: unknown): Promise<AttemptOutcome['state']> {
     const message = err instanceof Error ? err.message : String(err);
     if (this.abort.signal.aborted) {
       await this.backend.release(this.id, item, message);
       return 'queued';
     }
-    if (err instanceof PermanentError || item.attempts >= item.maxAttempts) {
-      await this.backend.finish(this.id, item, 'failed', { error: message });
-      return 'failed';
-    }
+    if (err instanceof PermanentError || item.attempts >= item.maxAttempts) return (await this.giveUp(item, message)) ? 'failed' : 'running';
     const runAfter = Date.now() + backoffDelay(item.backoffMs, item.attempts);
     this.nextDue = Math.min(this.nextDue, runAfter);
     await this.backend.retry(this.id, item, runAfter, message);
     return 'queued';
+  }
+
+  /**
+   * Ends a row failed for good: its kind's give-up hook first, then the row. Returns false when
+   * the hook threw: the row stays leased and is given up again once its lease runs out.
+   */
+  private async giveUp(item: ClaimedItem, reason: string): Promise<boolean> {
+    const hook = this.giveUpHooks.get(item.kind);
+    if (hook) {
+      const ctx: GiveUpContext = { services: this.services, id: item.id, kind: item.kind, attempts: item.attempts, maxAttempts: item.maxAttempts, reason };
+      try {
+        await hook(item.payload, ctx);
+      } catch (err) {
+        logFailure(new Error(`giving up row ${item.id} (${item.kind}): ${(err as Error).message}`));
+        return false;
+      }
+    }
+    await this.backend.finish(this.id, item, 'failed', { error: reason });
+    return true;
   }
 
   private async heartbeat(): Promise<void> {

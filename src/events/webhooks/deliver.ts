@@ -6,7 +6,7 @@ import { webhookContext } from './context.js';
 import { DeliveryRecord } from './record.js';
 import { pythonJson } from './python-json.js';
 import { sendRequest } from './send.js';
-import type { HandlerContext } from '../../queue/index.js';
+import type { GiveUpContext, HandlerContext } from '../../queue/index.js';
 import type { Row } from '../../core/registry/types.js';
 import type { WebhookContext } from './context.js';
 
@@ -89,4 +89,20 @@ export async function deliverWebhook(delivery: WebhookDelivery, ctx: HandlerCont
     await record.finished(last && !ctx.signal.aborted ? 'FAILURE' : 'RETRY', message, err instanceof Error ? err.stack ?? null : null);
     throw err;
   }
+}
+
+/**
+ * The queue gave a delivery up. The handler records its own last failure; this ends a result a
+ * dead worker left STARTED (or never created) as FAILURE, with a log line naming the attempts.
+ */
+export async function failGivenUpDelivery(delivery: WebhookDelivery, ctx: GiveUpContext): Promise<void> {
+  const { services } = ctx;
+  const webhook = await services.store.byId(services.dialect.db, services.registry.get('extras.webhook'), delivery.webhook);
+  const record = new DeliveryRecord(services, ctx.id, String(webhook?.name ?? delivery.webhook), { webhook: delivery.webhook, change: delivery.change });
+  const status = await record.status();
+  if (status === 'SUCCESS' || status === 'FAILURE') return;
+  if (!status) await record.started(`queue:${ctx.id}`);
+  const attempts = Math.min(ctx.attempts, ctx.maxAttempts);
+  await record.log('failure', `Gave up after ${attempts} of ${ctx.maxAttempts} attempts: ${ctx.reason}`);
+  await record.finished('FAILURE', ctx.reason);
 }

@@ -38,6 +38,12 @@ export class DeliveryRecord {
     }]);
   }
 
+  /** The result's status, if it exists. */
+  async status(): Promise<string | undefined> {
+    const row = await this.services.dialect.db.selectFrom('extras_jobresult').select('status').where('id', '=', this.id).executeTakeFirst();
+    return row?.status as string | undefined;
+  }
+
   /** One line of the delivery's log (API and process log). */
   async log(level: Level, message: string): Promise<void> {
     const { store, dialect, registry } = this.services;
