@@ -20,7 +20,7 @@ after(async () => {
 });
 
 /** A PNG header of the given size (what the size reader reads; no pixel data). */
-function png(width: number, height: number): Uint8Array {
+function png(width: number, height: number): Uint8Array<ArrayBuffer> {
   const data = new Uint8Array(33);
   data.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
   const view = new DataView(data.buffer);
@@ -30,17 +30,17 @@ function png(width: number, height: number): Uint8Array {
 }
 
 /** A JPEG with an APP0 segment before its baseline start-of-frame. */
-function jpeg(width: number, height: number): Uint8Array {
+function jpeg(width: number, height: number): Uint8Array<ArrayBuffer> {
   const app0 = [0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0];
   const sof = [0xff, 0xc0, 0, 17, 8, height >> 8, height & 0xff, width >> 8, width & 0xff, 3, 1, 0x11, 0, 2, 0x11, 1, 3, 0x11, 1];
   return new Uint8Array([0xff, 0xd8, ...app0, ...sof, 0xff, 0xd9]);
 }
 
-function gif(width: number, height: number): Uint8Array {
+function gif(width: number, height: number): Uint8Array<ArrayBuffer> {
   return new Uint8Array([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, width & 0xff, width >> 8, height & 0xff, height >> 8, 0, 0, 0]);
 }
 
-type Part = string | { name: string; data: Uint8Array; type?: string };
+type Part = string | { name: string; data: Uint8Array<ArrayBuffer>; type?: string };
 
 /** Sends a multipart/form-data request (encoded by the platform's FormData) with the superuser token unless `token: null`. */
 async function send(method: 'POST' | 'PUT' | 'PATCH', url: string, fields: Record<string, Part>, token: string | null = TOKEN) {
@@ -73,6 +73,14 @@ describe('OPTIONS parses of models with image fields', () => {
 });
 
 describe('device type images over multipart/form-data', () => {
+  it('should answer a malformed multipart body with a 400', async () => {
+    for (const type of ['multipart/form-data', 'multipart/form-data; boundary=zz']) {
+      const res = await t.call('POST', '/api/dcim/device-types/', '{"model": "x"}', { headers: { 'content-type': type } });
+      assert.equal(res.status, 400, res.raw);
+      assert.match(res.body.detail, /^Multipart form parse error - /);
+    }
+  });
+
   it('should create a device type with its image, typed form fields, and serve the file', async () => {
     const image = png(40, 20);
     const res = await send('POST', '/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'Box', u_height: '2', is_full_depth: 'false', front_image: { name: 'front.png', data: image, type: 'image/png' } });
