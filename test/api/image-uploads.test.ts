@@ -66,6 +66,13 @@ describe('OPTIONS parses of models with image fields', () => {
     assert.deepEqual((await t.call('OPTIONS', '/api/dcim/manufacturers/')).body.parses, ['application/json', 'text/csv']);
   });
 
+  it('should document the multipart request bodies in the OpenAPI schema', async () => {
+    const paths = (await t.call('GET', '/api/swagger.json')).body.paths;
+    assert.deepEqual(Object.keys(paths['/dcim/device-types/'].post.requestBody.content), ['application/json', 'text/csv', 'multipart/form-data']);
+    assert.deepEqual(Object.keys(paths['/dcim/device-types/{id}/'].patch.requestBody.content), ['application/json', 'text/csv', 'multipart/form-data']);
+    assert.deepEqual(Object.keys(paths['/dcim/manufacturers/'].post.requestBody.content), ['application/json', 'text/csv']);
+  });
+
   it('should refuse a multipart body for a model without image fields (415)', async () => {
     const res = await send('POST', '/api/dcim/manufacturers/', { name: 'Other' });
     assert.deepEqual([res.status, res.body], [415, { detail: 'Unsupported media type "multipart/form-data" in request.' }]);
