@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { TOKEN, create, makeApp } from '../helpers/app.js';
+import { Browser } from '../helpers/session.js';
 import type { TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -102,8 +103,14 @@ describe('device type images over multipart/form-data', () => {
     assert.deepEqual(new Uint8Array(served.rawPayload), image);
   });
 
-  it('should serve files only to authenticated users, and no path outside the media folder', async () => {
-    assert.equal((await t.app.inject({ method: 'GET', url: '/media/devicetype-images/front.png' })).statusCode, 403);
+  it('should serve files only to authenticated users (others to log in), and no path outside the media folder', async () => {
+    const anonymous = await t.app.inject({ method: 'GET', url: '/media/devicetype-images/front.png' });
+    assert.deepEqual([anonymous.statusCode, anonymous.headers.location], [302, '/login/?next=/media/devicetype-images/front.png']);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/media/devicetype-images/front.png', headers: { authorization: 'Token 0000000000000000000000000000000000000000' } })).statusCode, 403);
+    const browser = new Browser(t);
+    await browser.login();
+    const viaSession = await browser.get('/media/devicetype-images/front.png');
+    assert.deepEqual([viaSession.status, viaSession.headers['content-type']], [200, 'image/png']);
     for (const url of ['/media/devicetype-images/missing.png', '/media/devicetype-images/', '/media/..%2f..%2fetc%2fpasswd']) {
       assert.equal((await t.app.inject({ method: 'GET', url, headers: { authorization: `Token ${TOKEN}` } })).statusCode, 404, url);
     }

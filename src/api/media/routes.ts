@@ -31,11 +31,13 @@ function requestedPath(url: string): string | null {
 }
 
 /**
- * `GET /media/<path>`: the uploaded files (image fields), to the users the API serves (token or
- * session, checked by the auth plugin); a path that leaves the media folder or names no file is a 404.
+ * `GET /media/<path>`: the uploaded files (image fields), to a token or session user (the auth
+ * plugin reads them); a path that leaves the media folder or names no file is a 404.
  */
 export function registerMediaRoutes(app: FastifyInstance, services: Services): void {
   app.get(`${MEDIA_URL}*`, async (req, reply) => {
+    // Anyone else is sent to log in first, as the reference's media view does.
+    if (!req.actor) return reply.code(302).header('Location', `/login/?next=${encodeURIComponent(req.url).replace(/%2F/g, '/')}`).send('');
     const relative = requestedPath(req.url);
     const data = relative ? await readStored(services.config.mediaRoot, relative) : null;
     if (!data) throw new NotFoundError();

@@ -64,15 +64,19 @@ async function apiSession(services: Services, req: FastifyRequest) {
 }
 
 /**
- * Every /api/ and /media/ request: authenticate (token, else session), then refuse anonymous requests (403, never 401) unless
+ * Every /api/ request: authenticate (token, else session), then refuse anonymous requests (403, never 401) unless
  * EXEMPT_VIEW_PERMISSIONS allows anonymous reads, and refuse writes with a read-only token.
  */
 export function registerAuth(app: FastifyInstance, services: Services): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('generationRead', null);
   app.addHook('preHandler', async (req, reply) => {
-    // Uploaded files (/media/) are served to whom the API serves: a token or a session.
-    if (!req.url.startsWith('/api/') && !req.url.startsWith('/media/')) return webSession(services, req, reply);
+    // Uploaded files (/media/): a token or a session user (the route sends anyone else to log in).
+    if (req.url.startsWith('/media/')) {
+      req.actor = (await authenticate(services, req)) ?? (await sessionUser(services, req));
+      return;
+    }
+    if (!req.url.startsWith('/api/')) return webSession(services, req, reply);
     const actor = (await authenticate(services, req)) ?? (await apiSession(services, req));
     if (!actor) {
       const anonymousRead = services.config.exemptViewPermissions.includes('*') && SAFE.has(req.method) && req.method !== 'OPTIONS';
