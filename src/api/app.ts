@@ -9,6 +9,7 @@ import { buildServices } from '../ops/build-services.js';
 import { APP_ROUTES } from '../apps/index.js';
 import { registerNotesRoutes } from './crud/notes-routes.js';
 import { registerModelRoutes } from './crud/model-routes.js';
+import { registerMediaRoutes } from './media/routes.js';
 import { ResponseCache } from './crud/response-cache.js';
 import { registerMetrics } from './metrics/routes.js';
 import { buildLogger, registerRequestLog } from './logging.js';
@@ -90,6 +91,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   registerChangeStream(app, services);
   registerModelRoutes(app, services, cache);
   registerNotesRoutes(app, services);
+  registerMediaRoutes(app, services);
   registerSecurityHeaders(app);
   registerUi(app, services);
   registerNotFound(app);

@@ -55,6 +55,8 @@ export type Config = {
   logFormat: 'auto' | 'json' | 'pretty';
   /** Seconds a web interface session lasts from login (the reference's SESSION_COOKIE_AGE, two weeks; not extended by use, as there). */
   sessionCookieAge: number;
+  /** Folder of uploaded files (image fields), served under `/media/` (MEDIA_ROOT). */
+  mediaRoot: string;
 };
 
 const DEFAULT_DB = 'sqlite:./data/inventory.sqlite3';
@@ -170,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metrics: { enabled: toBool(env.METRICS_ENABLED, true), authenticated: toBool(env.METRICS_AUTHENTICATED, false) },
     logFormat: toLogFormat(env.LOG_FORMAT),
     sessionCookieAge: toPositive(env.SESSION_COOKIE_AGE, 1_209_600, 'SESSION_COOKIE_AGE'),
+    mediaRoot: env.MEDIA_ROOT || './media',
     exemptViewPermissions: (env.EXEMPT_VIEW_PERMISSIONS || '').split(',').map((s) => s.trim()).filter(Boolean),
     superuser: name
       ? { name, password: env.SUPERUSER_PASSWORD || undefined, token: env.SUPERUSER_API_TOKEN || undefined }

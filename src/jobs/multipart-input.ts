@@ -6,6 +6,8 @@ type MultipartBody = { __multipart: FormData };
 
 /** Accepts multipart/form-data bodies in `scope` (the run route's), parsed with the platform's FormData. */
 export function acceptMultipart(scope: FastifyInstance): void {
+  // The app's own multipart parser (model routes with image fields) gives way to this scope's.
+  if (scope.hasContentTypeParser('multipart/form-data')) scope.removeContentTypeParser('multipart/form-data');
   scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (req, body, done) => {
     new Response(new Uint8Array(body as Buffer), { headers: { 'content-type': String(req.headers['content-type']) } }).formData()
       .then((form) => done(null, { __multipart: form } satisfies MultipartBody), (err: Error) => done(new BadRequestError(`Multipart form parse error - ${err.message}`), undefined));

@@ -2,6 +2,10 @@ import { MethodNotAllowedError, NotFoundError } from '../../core/errors.js';
 import { jsonBuffer } from '../../core/json-buffer.js';
 import { bulkDelete, bulkUpdate, createObjects, deleteObject, updateObject } from '../../ops/crud.js';
 import { requirePermission } from '../../ops/permissions.js';
+import { removeUploads } from '../../ops/media/store-upload.js';
+import { imageFields } from '../../core/registry/image-fields.js';
+import { isMultipart } from '../plugins/multipart.js';
+import { multipartModelBody } from './multipart-body.js';
 import { getRow, listRows } from '../../ops/read.js';
 import { serialize, objectUrl } from '../../ops/serialize/index.js';
 import { sendCsvList, sendCsvRows } from '../csv/respond-csv.js';
@@ -60,6 +64,33 @@ function refuseMethod(ctx: Ctx, allow: string): never {
   throw new MethodNotAllowedError(ctx.req.method, allow);
 }
 
+/**
+ * Runs a write with the request's body; a multipart form (a model with image fields) is first
+ * turned into the JSON body it stands for, its files stored, and removed again if the write fails.
+ */
+async function withBody<T>(ctx: Ctx, action: 'add' | 'change', write: (body: unknown) => Promise<T>): Promise<T> {
+  const { body } = ctx.req;
+  if (!isMultipart(body)) return write(body);
+  if (ctx.req.actor) requirePermission(ctx.services, ctx.req.actor, action, ctx.model);
+  const { mediaRoot } = ctx.services.config;
+  const upload = await multipartModelBody(mediaRoot, ctx.model, body.__multipart);
+  try {
+    return await write(upload.body);
+  } catch (err) {
+    await removeUploads(mediaRoot, upload.stored);
+    throw err;
+  }
+}
+
+/** Route config: model paths take multipart/form-data for models with image fields. */
+function acceptsMultipart(services: Services): (req: FastifyRequest) => boolean {
+  return (req) => {
+    const { app, path } = req.params as { app?: string; path?: string };
+    const model = app && path ? services.registry.byAppPath(app, path) : undefined;
+    return !!model && !model.read_only && imageFields(model).length > 0;
+  };
+}
+
 async function render(ctx: Ctx, rows: Row[], opts: { omitCounts?: boolean } = {}) {
   const params = queryParams(ctx.req);
   const rc = toRequestContext(ctx.req, '');
@@ -112,7 +143,7 @@ async function handleList(ctx: Ctx) {
   }
   if (req.method === 'POST' && !model.creatable) refuseMethod(ctx, allow);
   if (req.method === 'POST') {
-    const rows = await createObjects(services, rc, model, req.body);
+    const rows = await withBody(ctx, 'add', (body) => createObjects(services, rc, model, body));
     if (req.wantsCsv) return sendCsvRows(services, req, reply, model, rows, { status: 201, omitCounts: true });
     const out = await render(ctx, rows, { omitCounts: true });
     if (!Array.isArray(req.body)) reply.header('Location', objectUrl(rc.baseUrl, model, rows[0].id));
@@ -122,7 +153,7 @@ async function handleList(ctx: Ctx) {
     await bulkDelete(services, rc, model, req.body, params);
     return sendEmpty(reply);
   }
-  const rows = await bulkUpdate(services, rc, model, req.body, params, req.method === 'PATCH');
+  const rows = await withBody(ctx, 'change', (body) => bulkUpdate(services, rc, model, body, params, req.method === 'PATCH'));
   if (req.wantsCsv) return sendCsvRows(services, req, reply, model, rows, { status: 200 });
   return sendJson(reply, 200, await render(ctx, rows));
 }
@@ -148,13 +179,13 @@ async function handleDetail(ctx: Ctx) {
     await deleteObject(services, rc, model, key, params);
     return sendEmpty(reply);
   }
-  const row = await updateObject(services, rc, model, key, params, req.body, req.method === 'PATCH');
+  const row = await withBody(ctx, 'change', (body) => updateObject(services, rc, model, key, params, body, req.method === 'PATCH'));
   if (req.wantsCsv) return sendCsvRows(services, req, reply, model, [row], { status: 200 });
   return sendJson(reply, 200, (await render(ctx, [row]))[0]);
 }
 
 /** Generic list and detail endpoints for every registered model (`cache`: the response cache, shared with /metrics/). */
 export function registerModelRoutes(app: FastifyInstance, services: Services, cache = new ResponseCache(services.dialect, services.config.responseCacheMb * 1024 * 1024)): void {
-  app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/', config: { allow: allowBeforeHandler(services, 'list') }, handler: (req, reply) => handleList({ services, model: findModel(services, req), req, reply, cache }) });
-  app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/:key/', config: { allow: allowBeforeHandler(services, 'detail') }, handler: (req, reply) => handleDetail({ services, model: findModel(services, req), req, reply, cache }) });
+  app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/', config: { allow: allowBeforeHandler(services, 'list'), multipart: acceptsMultipart(services) }, handler: (req, reply) => handleList({ services, model: findModel(services, req), req, reply, cache }) });
+  app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/:key/', config: { allow: allowBeforeHandler(services, 'detail'), multipart: acceptsMultipart(services) }, handler: (req, reply) => handleDetail({ services, model: findModel(services, req), req, reply, cache }) });
 }

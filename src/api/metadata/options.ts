@@ -1,6 +1,7 @@
 import { isWritable } from '../../ops/write/build-item.js';
 import { hasPermission } from '../../ops/permissions.js';
 import { FOREIGN_CONTENT_TYPES } from '../../core/registry/content-type-order.js';
+import { imageFields } from '../../core/registry/image-fields.js';
 import type { ResolvedField, ResolvedModel } from '../../core/registry/types.js';
 import type { Actor, Services } from '../../ops/services.js';
 
@@ -59,7 +60,8 @@ export function buildOptions(services: Services, model: ResolvedModel, opts: { a
     name: titleCase(opts.detail ? model.verbose_name : model.verbose_name_plural),
     description: model.description,
     renders: ['application/json', 'text/html', 'text/csv'],
-    parses: ['application/json', 'text/csv'],
+    // A model with an image field also takes multipart/form-data, as the reference's viewsets of those models.
+    parses: imageFields(model).length > 0 ? ['application/json', 'text/csv', 'multipart/form-data'] : ['application/json', 'text/csv'],
   };
   if (model.read_only || !opts.actor || !opts.writeEnabled) return body;
   const actions: Record<string, unknown> = {};

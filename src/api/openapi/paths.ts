@@ -1,3 +1,4 @@
+import { imageFields } from '../../core/registry/image-fields.js';
 import { ref } from './field-schemas.js';
 import { FORMAT_PARAMETER, LIST_PARAMETERS, buildFilterParameters } from './parameters.js';
 import type { ResolvedModel } from '../../core/registry/types.js';
@@ -23,7 +24,8 @@ export function errors(...codes: number[]): Record<string, unknown> {
   return Object.fromEntries(codes.map((c) => [String(c), { $ref: `#/components/responses/${names[c]}` }]));
 }
 
-type OpSpec = { id: string; summary: string; params?: readonly Parameter[]; body?: Schema; ok: [number, Schema | null]; csv?: boolean };
+/** `form`: the one object a multipart/form-data body stands for (models with image fields take their files that way). */
+type OpSpec = { id: string; summary: string; params?: readonly Parameter[]; body?: Schema; ok: [number, Schema | null]; csv?: boolean; form?: Schema };
 
 function operation(model: ResolvedModel, spec: OpSpec, errorCodes: number[]): Operation {
   const [status, schema] = spec.ok;
@@ -34,7 +36,7 @@ function operation(model: ResolvedModel, spec: OpSpec, errorCodes: number[]): Op
     responses: { [String(status)]: schema ? { description: '', content: content(schema, spec.csv) } : { description: 'No response body' }, ...errors(...errorCodes) },
   };
   if (spec.params?.length) op.parameters = spec.params;
-  if (spec.body) op.requestBody = { required: true, content: content(spec.body, spec.csv) };
+  if (spec.body) op.requestBody = { required: true, content: { ...content(spec.body, spec.csv), ...(spec.form && imageFields(model).length > 0 ? { 'multipart/form-data': { schema: spec.form } } : {}) } };
   return op;
 }
 
@@ -50,7 +52,7 @@ export function buildListPath(model: ResolvedModel, names: SchemaNames, extensio
   const many = (name: string): Schema => ({ type: 'array', items: ref(name) });
   const bulkDestroy = () => operation(model, { id: 'bulk_destroy', summary: `Delete ${plural} named by id.`, body: many('BulkDeleteRequest'), ok: [204, null] }, [400, 403, 409]);
   if (model.read_only) return model.deletable ? { ...item, delete: bulkDestroy() } : item;
-  if (model.creatable) item.post = operation(model, { id: 'create', summary: `Create one or more ${plural}.`, body: { oneOf: [ref(names.create), many(names.create)] }, ok: [201, { oneOf: [ref(names.read), many(names.read)] }] }, [400, 403, 415]);
+  if (model.creatable) item.post = operation(model, { id: 'create', summary: `Create one or more ${plural}.`, body: { oneOf: [ref(names.create), many(names.create)] }, form: ref(names.create), ok: [201, { oneOf: [ref(names.read), many(names.read)] }] }, [400, 403, 415]);
   item.put = operation(model, { id: 'bulk_update', summary: `Update ${plural} named by id.`, body: many(names.bulkUpdate), ok: [200, many(names.read)] }, [400, 403, 415]);
   item.patch = operation(model, { id: 'bulk_partial_update', summary: `Partially update ${plural} named by id.`, body: many(names.bulkPatch), ok: [200, many(names.read)] }, [400, 403, 415]);
   item.delete = bulkDestroy();
@@ -66,8 +68,8 @@ export function buildDetailPath(model: ResolvedModel, names: SchemaNames): PathI
   };
   const destroy = () => operation(model, { id: 'destroy', summary: `Delete a ${name}.`, ok: [204, null] }, [403, 404, 409]);
   if (model.read_only) return model.deletable ? { ...item, delete: destroy() } : item;
-  item.put = operation(model, { id: 'update', summary: `Replace a ${name}.`, body: ref(names.create), ok: [200, ref(names.read)] }, [400, 403, 404, 415]);
-  item.patch = operation(model, { id: 'partial_update', summary: `Partially update a ${name}.`, body: ref(names.patch), ok: [200, ref(names.read)] }, [400, 403, 404, 415]);
+  item.put = operation(model, { id: 'update', summary: `Replace a ${name}.`, body: ref(names.create), form: ref(names.create), ok: [200, ref(names.read)] }, [400, 403, 404, 415]);
+  item.patch = operation(model, { id: 'partial_update', summary: `Partially update a ${name}.`, body: ref(names.patch), form: ref(names.patch), ok: [200, ref(names.read)] }, [400, 403, 404, 415]);
   item.delete = destroy();
   return item;
 }

@@ -71,6 +71,11 @@ export function registerAuth(app: FastifyInstance, services: Services): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('generationRead', null);
   app.addHook('preHandler', async (req, reply) => {
+    // Uploaded files (/media/): a token or a session user (the route sends anyone else to log in).
+    if (req.url.startsWith('/media/')) {
+      req.actor = (await authenticate(services, req)) ?? (await sessionUser(services, req));
+      return;
+    }
     if (!req.url.startsWith('/api/')) return webSession(services, req, reply);
     const actor = (await authenticate(services, req)) ?? (await apiSession(services, req));
     if (!actor) {

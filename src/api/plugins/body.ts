@@ -2,6 +2,7 @@ import { BadRequestError, PayloadTooLargeError, UnsupportedMediaError, Validatio
 import { nullCharacterErrors } from './null-characters.js';
 import { measureJson } from './json-size.js';
 import { pythonJsonError } from './json-error-text.js';
+import { registerMultipartParser } from './multipart.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../core/config.js';
 
@@ -31,7 +32,7 @@ function parseJsonBody(text: string, limits: Config['limits']): unknown {
 
 /**
  * Request bodies: JSON (with the reference's parse-error text) and CSV (kept as text for the
- * CSV importer, which counts its rows); anything else is a 415. Every body is bounded by the
+ * CSV importer, which counts its rows), multipart forms where a route takes them; anything else is a 415. Every body is bounded by the
  * app's `bodyLimit` (MAX_BODY_MB), answered with a 413 by the error handler.
  */
 export function registerBodyParsers(app: FastifyInstance, limits: Config['limits']): void {
@@ -45,6 +46,7 @@ export function registerBodyParsers(app: FastifyInstance, limits: Config['limits
       done(err as Error, undefined);
     }
   });
+  registerMultipartParser(app);
   app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_req, body, done) => done(null, { __csv: String(body) }));
   app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
     const type = String(req.headers['content-type'] ?? '').split(';')[0].trim();

@@ -54,6 +54,10 @@ export type AuthoredField = {
   count?: { model: string; field: string };
   /** OPTIONS `type` override. */
   options_type?: string;
+  /** An image field (`options_type: 'image upload'`): the folder under MEDIA_ROOT its uploads are stored in (Django `upload_to`). */
+  upload_to?: string;
+  /** An image field's columns that hold the stored image's pixel height and width (Django `height_field`/`width_field`). */
+  image_size?: Readonly<{ height: string; width: string }>;
   /**
    * A read-only to-many field that lists what an assignment model links to this object: the
    * assignments of `model` whose FK `owner` points here, by their FK `target` (or `id`: the

@@ -1,3 +1,5 @@
+import { isImageField } from '../../core/registry/image-fields.js';
+import { mediaUrl } from '../../core/media/paths.js';
 import { renderRowId } from '../../core/registry/row-id.js';
 import type { ResolvedField, ResolvedModel, Row } from '../../core/registry/types.js';
 import type { Services } from '../services.js';
@@ -90,6 +92,8 @@ function valueEmitter(state: RenderState, model: ResolvedModel, field: ResolvedF
   if (field.kind === 'count') return (row) => counts?.get(row.id) ?? 0;
   if (field.kind === 'tree_depth') return (row) => loaded.loader.ancestors(model, row).length;
   if (!field.column) return () => null;
+  // A stored image renders as the absolute URL it is served at, as the reference's ImageField.
+  if (isImageField(field)) return (row) => (row[column] ? mediaUrl(state.opts.baseUrl, String(row[column])) : null);
   const render = field.behaviour.render;
   return (row) => {
     const value = row[column];

@@ -5,6 +5,7 @@ import { chunk } from '../../db/store.js';
 import { extensionsFor } from '../extensions.js';
 import { keepLoaded } from '../serialize/preloaded.js';
 import { constraintClause } from '../permissions.js';
+import { fillImageSizes } from '../media/image-sizes.js';
 import { buildItem } from './build-item.js';
 import { CachingResolver } from './caching-resolver.js';
 import { recordChanges } from './changelog.js';
@@ -32,6 +33,7 @@ async function planItems(services: Services, exec: Exec, rc: RequestContext, mod
     if (model.before_save && Object.keys(plan.errors).length === 0) {
       await model.before_save({ row: plan.row, before: item.before, input: item.input, userId: rc.actor?.id ?? null, username: rc.actor?.username ?? null });
     }
+    if (Object.keys(plan.errors).length === 0) await fillImageSizes(services.config.mediaRoot, model, plan.row, item.before);
     plans.push(plan);
   }
   return plans;

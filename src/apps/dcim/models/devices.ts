@@ -49,8 +49,8 @@ export const deviceType = defineModel({
   features: ['graphql', 'dynamic_groups', 'contacts', 'metadata', 'export_templates', 'webhooks', 'custom_links'],
   fields: {
     subdevice_role: f.choice(SubdeviceRoleChoices, { default: '', options_type: 'field' }),
-    front_image: f.string({ default: '', options_type: 'image upload' }),
-    rear_image: f.string({ default: '', options_type: 'image upload' }),
+    front_image: f.string({ default: '', options_type: 'image upload', upload_to: 'devicetype-images' }),
+    rear_image: f.string({ default: '', options_type: 'image upload', upload_to: 'devicetype-images' }),
     device_count: f.count('dcim.device', 'device_type'),
     model: f.string({ max_length: 255, required: true }),
     part_number: f.string({ max_length: 255, default: '' }),

@@ -92,7 +92,7 @@ export const imageAttachment = defineModel({
   fields: {
     content_type: f.contentType({ required: true, content_type_models: ['dcim.device', 'dcim.location', 'dcim.rack'] }),
     object_id: f.uuid({ required: true }),
-    image: f.string({ max_length: 100, required: true, options_type: 'image upload' }),
+    image: f.string({ max_length: 100, required: true, options_type: 'image upload', upload_to: 'image-attachments', image_size: { height: 'image_height', width: 'image_width' } }),
     image_height: f.integer({ read_only: true }),
     image_width: f.integer({ read_only: true }),
     name: f.string({ max_length: 255, default: '' }),
