@@ -149,7 +149,7 @@ async function loadNested(services: Services, exec: Exec, start: [ResolvedModel,
       }
       for (const [target, ids] of genericTargets(services, model, rows)) wanted.set(target, [...(wanted.get(target) ?? []), ...ids]);
     }
-    level = await Promise.all([...wanted].map(async ([target, ids]): Promise<[ResolvedModel, Row[]]> => [target, await loaded.loader.ensure(target, ids)]));
+    level = await Promise.all([...wanted].map(async ([target, ids]): Promise<[ResolvedModel, Row[]]> => [target, await loaded.loader.ensure(target, ids, true)]));
     const linked = await loadNestedLinks(services, exec, level, opts, loaded);
     if (d > 1) level.push(...linked);
     full.push(...level);
@@ -168,7 +168,7 @@ export async function loadForSerialization(services: Services, exec: Exec, model
   const [linkedTargets] = await Promise.all([
     loadLinks(services, exec, model, rows, opts, loaded),
     opts.omitCounts ? undefined : loadCounts(services, exec, model, rows, loaded),
-    ...generic.map(([target, ids]) => loaded.loader.ensure(target, ids)),
+    ...generic.map(([target, ids]) => loaded.loader.ensure(target, ids, true)),
   ]);
   // The rows behind the to-many links are nested objects too: their `nested` to-many fields are loaded as well.
   const linkedOfLinked = await loadNestedLinks(services, exec, linkedTargets, opts, loaded);
