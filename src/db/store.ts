@@ -123,16 +123,26 @@ export class Store {
 
   /** Every ancestor of the given rows of a tree (`parent` chain), in one recursive query per chunk. */
   async ancestorsOf(exec: Exec, model: ResolvedModel, ids: string[]): Promise<Row[]> {
+    return this.treeChain(exec, model, ids, false);
+  }
+
+  /** The given rows of a tree and every ancestor of theirs, in one recursive query per chunk (a loader's read of tree rows, whose display and natural key need the chain). */
+  async withAncestors(exec: Exec, model: ResolvedModel, ids: string[]): Promise<Row[]> {
+    return this.treeChain(exec, model, ids, true);
+  }
+
+  private async treeChain(exec: Exec, model: ResolvedModel, ids: string[], self: boolean): Promise<Row[]> {
     const parent = model.fieldMap.get('parent')?.column;
     if (!parent || ids.length === 0) return [];
     const table = sql.table(model.table);
     const up = sql.ref(`node.${parent}`);
+    const start = self ? sql.ref('node.id') : up;
     const node = this.dialect.joinProbe(model.table, 'node', sql`${sql.ref('node.id')} = ${sql.ref('up.id')}`);
     const rows: Row[] = [];
     for (const part of chunk([...new Set(ids)])) {
-      const text = this.statementText(`ancestors ${model.table} ${part.length}`, () => sql`
+      const text = this.statementText(`${self ? 'self+ancestors' : 'ancestors'} ${model.table} ${part.length}`, () => sql`
         WITH RECURSIVE up(id) AS (
-          SELECT ${up} FROM ${table} AS node WHERE node.id IN (${sql.join(part)}) AND ${up} IS NOT NULL
+          SELECT ${start} FROM ${table} AS node WHERE node.id IN (${sql.join(part)}) AND ${start} IS NOT NULL
           UNION
           SELECT ${up} FROM up ${node} WHERE ${up} IS NOT NULL
         )

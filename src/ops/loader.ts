@@ -37,12 +37,20 @@ export class Loader {
     this.displays.clear();
   }
 
-  /** Loads the rows not cached yet; returns all requested rows found. */
-  async ensure(model: ResolvedModel, ids: unknown[]): Promise<Row[]> {
+  /**
+   * Loads the rows not cached yet; returns all requested rows found. `withAncestry`: a tree's
+   * rows come with their ancestors in the same statement, for a caller that passes the rows to
+   * `ensureNeedsOf` (which then works out the ancestors' needs without reading them again).
+   */
+  async ensure(model: ResolvedModel, ids: unknown[], withAncestry = false): Promise<Row[]> {
     const map = this.cache.get(model.id) ?? new Map<string, Row>();
     this.cache.set(model.id, map);
     const missing = [...new Set(ids.filter((id): id is string => typeof id === 'string' && !map.has(id)))];
-    if (missing.length > 0) this.add(model, await this.services.store.byIds(this.exec, model, missing));
+    if (missing.length > 0 && model.tree && withAncestry) {
+      // Ancestors already cached keep their copy.
+      const found = await this.services.store.withAncestors(this.exec, model, missing);
+      this.add(model, found.filter((row) => !map.has(row.id)));
+    } else if (missing.length > 0) this.add(model, await this.services.store.byIds(this.exec, model, missing));
     return ids.map((id) => map.get(id as string)).filter((r): r is Row => !!r);
   }
 
@@ -75,7 +83,7 @@ export class Loader {
         }
       }
       const rounds = [...wanted.values()].filter(({ ids }) => ids.size > 0);
-      pending = await Promise.all(rounds.map(async ({ model: target, ids }): Promise<[ResolvedModel, Row[]]> => [target, await this.ensure(target, [...ids])]));
+      pending = await Promise.all(rounds.map(async ({ model: target, ids }): Promise<[ResolvedModel, Row[]]> => [target, await this.ensure(target, [...ids], true)]));
       // A tree's rows bring their whole ancestry in one query, not a round per level.
       for (const [m, list] of [...pending]) pending.push(...(await this.ensureAncestors(m, list)));
     }
@@ -93,15 +101,19 @@ export class Loader {
     return out;
   }
 
-  /** A tree's ancestors of `rows` not cached yet, in one query (not one wave per level). */
+  /**
+   * A tree's ancestors of `rows`, those not cached yet read in one query (not one wave per
+   * level): every ancestor is returned, cached or not, so the caller works out their needs too
+   * (rows read by `ensure` came with their ancestry already).
+   */
   private async ensureAncestors(model: ResolvedModel, rows: Row[]): Promise<[ResolvedModel, Row[]][]> {
     if (!model.tree) return [];
     const column = model.fieldMap.get('parent')?.column;
     const missing = rows.filter((r) => column && typeof r[column] === 'string' && !this.get(model.id, r[column])).map((r) => r.id);
-    if (missing.length === 0) return [];
-    const found = await this.services.store.ancestorsOf(this.exec, model, missing);
-    this.add(model, found);
-    return [[model, found]];
+    if (missing.length > 0) this.add(model, await this.services.store.ancestorsOf(this.exec, model, missing));
+    const chain = new Map<string, Row>();
+    for (const row of rows) for (const up of this.ancestors(model, row)) chain.set(up.id, up);
+    return chain.size > 0 ? [[model, [...chain.values()]]] : [];
   }
 
   /** Ancestors of a tree row, root first (needs ensureNeeds first). */

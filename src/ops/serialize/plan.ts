@@ -74,12 +74,16 @@ async function loadLinks(services: Services, exec: Exec, model: ResolvedModel, r
   return opts.depth > 0 ? linked : [];
 }
 
-/** Links of the to-many fields declared `nested` from the rows of one nested level: one query per model. */
-async function loadNestedLinks(services: Services, exec: Exec, level: [ResolvedModel, Row[]][], opts: SerializeOptions, loaded: Loaded) {
+/**
+ * Links of the to-many fields declared `nested` from the rows of one nested level: one query per
+ * model. `withTargets`: the linked rows are read too, for a level whose links are rendered in
+ * full (deeper than the edge); at the edge they are brief objects made from the ids alone.
+ */
+async function loadNestedLinks(services: Services, exec: Exec, level: [ResolvedModel, Row[]][], opts: SerializeOptions, loaded: Loaded, withTargets: boolean) {
   if (opts.excludeM2m) return [];
   const perModel = await Promise.all(level.map(([model, rows]) => {
     const fields = model.fields.filter((f) => f.nested && isToMany(f));
-    return fields.length > 0 && rows.length > 0 ? loadLinksOf(services, exec, model, fields, rows, loaded) : [];
+    return fields.length > 0 && rows.length > 0 ? loadLinksOf(services, exec, model, fields, rows, loaded, withTargets) : [];
   }));
   return perModel.flat();
 }
@@ -149,9 +153,9 @@ async function loadNested(services: Services, exec: Exec, start: [ResolvedModel,
       }
       for (const [target, ids] of genericTargets(services, model, rows)) wanted.set(target, [...(wanted.get(target) ?? []), ...ids]);
     }
-    level = await Promise.all([...wanted].map(async ([target, ids]): Promise<[ResolvedModel, Row[]]> => [target, await loaded.loader.ensure(target, ids)]));
-    const linked = await loadNestedLinks(services, exec, level, opts, loaded);
-    if (d > 1) level.push(...linked);
+    level = await Promise.all([...wanted].map(async ([target, ids]): Promise<[ResolvedModel, Row[]]> => [target, await loaded.loader.ensure(target, ids, true)]));
+    const linked = await loadNestedLinks(services, exec, level, opts, loaded, d > 1);
+    level.push(...linked);
     full.push(...level);
   }
   return full;
@@ -168,11 +172,11 @@ export async function loadForSerialization(services: Services, exec: Exec, model
   const [linkedTargets] = await Promise.all([
     loadLinks(services, exec, model, rows, opts, loaded),
     opts.omitCounts ? undefined : loadCounts(services, exec, model, rows, loaded),
-    ...generic.map(([target, ids]) => loaded.loader.ensure(target, ids)),
+    ...generic.map(([target, ids]) => loaded.loader.ensure(target, ids, true)),
   ]);
   // The rows behind the to-many links are nested objects too: their `nested` to-many fields are loaded as well.
-  const linkedOfLinked = await loadNestedLinks(services, exec, linkedTargets, opts, loaded);
-  const full = await loadNested(services, exec, [[model, rows], ...linkedTargets, ...(opts.depth > 1 ? linkedOfLinked : [])], opts, loaded);
+  const linkedOfLinked = await loadNestedLinks(services, exec, linkedTargets, opts, loaded, opts.depth > 1);
+  const full = await loadNested(services, exec, [[model, rows], ...linkedTargets, ...linkedOfLinked], opts, loaded);
   const genericRows = generic.map(([t, ids]) => [t, ids.map((id) => loaded.loader.get(t.id, id)).filter(Boolean)] as [ResolvedModel, Row[]]);
   await loaded.loader.ensureNeedsOf([...full, ...genericRows]);
   await loadComputed(services, exec, full, opts, loaded);
