@@ -6,7 +6,7 @@ import { migrate } from './db/schema/migrate.js';
 import { ensureToken, ensureUser } from './ops/bootstrap.js';
 import { buildServices } from './ops/build-services.js';
 import { startBackground } from './background.js';
-import { closeQueueEngine } from './queue/index.js';
+import { closeQueueEngine, startQueueEngine } from './queue/index.js';
 import { startScheduler } from './jobs/scheduler.js';
 import type { Services } from './ops/services.js';
 
@@ -33,6 +33,8 @@ async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<
 
 /** A queue runner and outbox publisher in this process, until a signal stops it (running rows are released). */
 async function runWorker(services: Services): Promise<void> {
+  // The queue engine before the publisher and scheduler enqueue in their transactions.
+  await startQueueEngine(services);
   const background = await startBackground(services);
   // Workers also fire due schedules (the reference's beat): each occurrence is claimed once, whatever the number of processes.
   const stopScheduler = services.config.jobs.schedulerMs > 0 ? startScheduler(services, (err) => console.error(err)) : () => undefined;

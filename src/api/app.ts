@@ -26,7 +26,7 @@ import { registerVersioning } from './plugins/versioning.js';
 import { registerRoots } from './roots/roots.js';
 import { registerGraphql } from '../graphql/index.js';
 import { startBackground } from '../background.js';
-import { closeQueueEngine } from '../queue/index.js';
+import { closeQueueEngine, startQueueEngine } from '../queue/index.js';
 import { registerChangeStream } from './stream/change-stream.js';
 import { registerJobsPlatform } from '../jobs/index.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
@@ -95,7 +95,9 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   registerSecurityHeaders(app);
   registerUi(app, services);
   registerNotFound(app);
-  // The embedded queue runner (QUEUE_EMBEDDED): stopped before the database closes.
+  // The queue engine before any write enqueues in its transaction; the embedded queue runner
+  // (QUEUE_EMBEDDED): stopped before the database closes.
+  await startQueueEngine(services);
   const background = config.queue.embedded ? await startBackground(services) : null;
   app.addHook('onClose', async () => {
     await background?.stop();

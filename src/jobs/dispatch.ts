@@ -1,4 +1,4 @@
-import { enqueue } from '../queue/index.js';
+import { declareQueueKind, enqueue } from '../queue/index.js';
 import { JobRunner } from './runner.js';
 import { keepInputs } from './inputs.js';
 import type { Exec } from '../db/store.js';
@@ -8,6 +8,7 @@ import type { JobRun } from './execute.js';
 
 /** The queue kind of a job run (its payload: a JobRun). */
 export const JOB_KIND = 'job';
+declareQueueKind(JOB_KIND);
 
 /**
  * Attempts of a job's queue row: the second only happens when the worker that held the first

@@ -1,9 +1,10 @@
 import { HEARTBEAT_MS } from './runner.js';
 import { countLiveWorkers, insertItems } from './store.js';
-import { closePgBoss, insertJobs, pgBossDepth, pgBossItem, usesPgBoss } from './pg-boss.js';
+import { closePgBoss, insertJobs, pgBossDepth, pgBossItem, startPgBoss, usesPgBoss } from './pg-boss.js';
 import type { Exec } from '../db/store.js';
 import type { Services } from '../ops/services.js';
 
+export { declareQueueKind } from './kinds.js';
 export { PermanentError, QueueRunner, backoffDelay, heartbeatInterval, queueEvents } from './runner.js';
 export type { AttemptOutcome, GiveUpContext, GiveUpHook, HandlerContext, KindHandlers, QueueHandler, RunnerOptions } from './runner.js';
 
@@ -64,6 +65,14 @@ export async function queueDepth(services: Services): Promise<{ queued: number; 
   const rows = await services.dialect.db.selectFrom('inventory_queue').select((eb) => ['state', eb.fn.countAll().as('n')]).where('state', 'in', ['queued', 'running']).groupBy('state').execute();
   const counts = new Map(rows.map((r) => [String(r.state), Number(r.n)]));
   return { queued: counts.get('queued') ?? 0, running: counts.get('running') ?? 0 };
+}
+
+/**
+ * Readies the queue engine of this process before it serves (pg-boss: started, the declared
+ * kinds' queues created), so enqueues inside transactions only insert through them.
+ */
+export async function startQueueEngine(services: Services): Promise<void> {
+  if (usesPgBoss(services)) await startPgBoss(services);
 }
 
 /** Releases what the queue engine holds in this process (pg-boss's pool); after the runners stopped, before the database closes. */

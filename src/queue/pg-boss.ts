@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import { CompiledQuery, sql } from 'kysely';
 import { QUEUE_CHANNEL } from './store.js';
+import { declaredQueueKinds } from './kinds.js';
 import type { QueueBackend } from './backend.js';
 import type { ClaimedItem, NewItem } from './store.js';
 import type { Exec } from '../db/store.js';
@@ -27,7 +28,8 @@ export function pgBossSchema(services: Services): string {
   return own ? `${own}_pgboss` : PGBOSS_SCHEMA;
 }
 
-type Engine = { boss: PgBoss; ready: Promise<void>; queues: Map<string, Promise<void>> };
+/** `queues`: each kind's creation; `created`: the kinds whose queue exists; `started`: pg-boss started and the declared kinds' queues created. */
+type Engine = { boss: PgBoss; ready: Promise<void>; queues: Map<string, Promise<void>>; created: Set<string>; started: boolean };
 
 const engines = new WeakMap<Services, Engine>();
 
@@ -47,7 +49,13 @@ async function engineOf(services: Services): Promise<Engine> {
       maintenanceIntervalSeconds: Math.max(1, Math.round(queue.leaseMs / 4000)),
     });
     boss.on('error', (err: Error) => console.error(`queue (pg-boss): ${err.message}`));
-    engine = { boss, ready: boss.start().then(() => indexGroups(services)), queues: new Map() };
+    const started: Engine = { boss, ready: Promise.resolve(), queues: new Map(), created: new Set(), started: false };
+    // Every declared kind's queue is made here, before any transaction enqueues one.
+    started.ready = boss.start().then(() => indexGroups(services)).then(async () => {
+      for (const kind of declaredQueueKinds()) await ensureQueue(started, kind);
+      started.started = true;
+    });
+    engine = started;
     engines.set(services, engine);
   }
   await engine.ready;
@@ -75,7 +83,7 @@ async function ensureQueue(engine: Engine, kind: string): Promise<void> {
   let created = engine.queues.get(kind);
   if (!created) {
     const previous = [...engine.queues.values()].at(-1) ?? Promise.resolve();
-    created = previous.catch(() => undefined).then(() => createQueue(engine.boss, kind));
+    created = previous.catch(() => undefined).then(() => createQueue(engine.boss, kind)).then(() => void engine.created.add(kind));
     engine.queues.set(kind, created);
     created.catch(() => engine.queues.delete(kind));
   }
@@ -92,6 +100,32 @@ async function createQueue(boss: PgBoss, kind: string): Promise<void> {
       if ((err as { code?: string }).code !== '40P01' || attempt >= 5) throw err;
     }
   }
+}
+
+/**
+ * Starts the pg-boss of `services` and creates the queues of the declared kinds (the service
+ * does it at start, so enqueues inside write transactions open no other connection).
+ */
+export async function startPgBoss(services: Services): Promise<void> {
+  await engineOf(services);
+}
+
+/**
+ * The started engine an enqueue in `exec` inserts through. Outside a transaction (the root
+ * handle) it is started and the kinds' queues made as needed; inside one nothing may reach for
+ * another connection, so an engine not started or a kind without its queue is a clear error.
+ */
+async function engineFor(services: Services, exec: Exec, kinds: Set<string>): Promise<Engine> {
+  if (exec === services.dialect.db) {
+    const engine = await engineOf(services);
+    for (const kind of kinds) await ensureQueue(engine, kind);
+    return engine;
+  }
+  const engine = engines.get(services);
+  if (!engine?.started) throw new Error('queue (pg-boss): the engine is not started; start it (startQueueEngine) before enqueueing in a transaction');
+  const missing = [...kinds].filter((kind) => !engine.created.has(kind));
+  if (missing.length > 0) throw new Error(`queue (pg-boss): no queue for kind ${missing.join(', ')}; declare it (declareQueueKind) so the engine creates it at start`);
+  return engine;
 }
 
 /** Stops the pg-boss of `services`, if it was started (after the runners stopped). */
@@ -117,11 +151,10 @@ function idOfJob(jobId: string): number {
   return parseInt(jobId.slice(24), 16);
 }
 
-/** Inserts jobs in `exec`; returns their ids in order. */
+/** Inserts jobs in `exec` (only through it, inside a transaction); returns their ids in order. */
 export async function insertJobs(services: Services, exec: Exec, items: NewItem[]): Promise<number[]> {
   if (items.length === 0) return [];
-  const engine = await engineOf(services);
-  for (const kind of new Set(items.map((item) => item.kind))) await ensureQueue(engine, kind);
+  const engine = await engineFor(services, exec, new Set(items.map((item) => item.kind)));
   const next = await sql<{ id: string }>`SELECT nextval(pg_get_serial_sequence('inventory_queue', 'id')) AS "id" FROM generate_series(1, ${items.length})`.execute(exec);
   const ids = next.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   const expireInSeconds = Math.max(1, Math.ceil(services.config.queue.leaseMs / 1000));

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { WebhookUrlError, resolveWebhookUrl } from '../../core/webhook-url.js';
 import { renderTemplate } from '../../apps/extras/computed-fields/template-engine.js';
-import { PermanentError } from '../../queue/index.js';
+import { PermanentError, declareQueueKind } from '../../queue/index.js';
 import { webhookContext } from './context.js';
 import { DeliveryRecord } from './record.js';
 import { pythonJson } from './python-json.js';
@@ -12,6 +12,7 @@ import type { WebhookContext } from './context.js';
 
 /** The queue kind of a webhook delivery. */
 export const WEBHOOK_KIND = 'webhook';
+declareQueueKind(WEBHOOK_KIND);
 
 /** A delivery's payload: which webhook, which change record, and the event's time (kept across attempts). */
 export type WebhookDelivery = { webhook: string; change: string; timestamp: string };
