@@ -33,9 +33,13 @@ export async function startBackground(services: Services): Promise<Background> {
   const { queue } = services.config;
   const runner = new QueueRunner(services, { concurrency: queue.concurrency, pollMs: queue.pollMs, leaseMs: queue.leaseMs });
   const publisher = new OutboxPublisher(services, registerKinds(runner, services), queue.pollMs);
+  // After the current turn of the event loop: the write that committed renders and sends its
+  // response first, and publication and delivery (1000 webhook payloads for a bulk create) follow.
   const wake = () => {
-    publisher.wake();
-    runner.wake();
+    setImmediate(() => {
+      publisher.wake();
+      runner.wake();
+    });
   };
   services.committed.add(wake);
   // A publication may have queued deliveries.
