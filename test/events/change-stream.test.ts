@@ -49,36 +49,56 @@ async function openStream(query: string, headers: Record<string, string> = {}): 
   };
 }
 
-/** A mixed load: creates (single and bulk), updates and deletes of manufacturers in parallel lanes, plus platform writes the filter leaves out. */
-async function mixedLoad(lanes: number, perLane: number): Promise<void> {
-  await Promise.all(Array.from({ length: lanes }, async (_, lane) => {
-    for (let i = 0; i < perLane; i += 1) {
+/** How long the mixed load writes (the events issue asks for 30 seconds). */
+const LOAD_MS = Number(process.env.CHANGE_STREAM_LOAD_MS ?? 30_000);
+
+/**
+ * A mixed load for `ms`: creates (bulk), updates and deletes of manufacturers in parallel lanes,
+ * plus platform writes the filter leaves out. Returns the manufacturer changes it made.
+ */
+async function mixedLoad(lanes: number, ms: number): Promise<number> {
+  const until = Date.now() + ms;
+  const rounds = await Promise.all(Array.from({ length: lanes }, async (_, lane) => {
+    let i = 0;
+    for (; i === 0 || Date.now() < until; i += 1) {
       const made = await create(t, '/api/dcim/manufacturers/', [{ name: `m-${lane}-${i}-a` }, { name: `m-${lane}-${i}-b` }]);
       await t.call('PATCH', `/api/dcim/manufacturers/${made[0].id}/`, { description: `edited ${i}` });
       await t.call('DELETE', `/api/dcim/manufacturers/${made[1].id}/`);
       await create(t, '/api/dcim/platforms/', { name: `p-${lane}-${i}` });
     }
+    return i;
   }));
+  // Each round: 2 creates + 1 update + 1 delete of manufacturers.
+  return rounds.reduce((sum, n) => sum + n, 0) * 4;
 }
 
-test('the stream delivers every change of a mixed load, in order, once, also across a reconnect with Last-Event-ID', async () => {
+/** Every record of an object-changes list, page by page. */
+async function listAll(url: string): Promise<{ id: string }[]> {
+  const all: { id: string }[] = [];
+  for (let offset = 0; ; offset += 1000) {
+    const page = await t.call('GET', `${url}&limit=1000&offset=${offset}`);
+    assert.equal(page.status, 200);
+    all.push(...page.body.results);
+    if (!page.body.next) return all;
+  }
+}
+
+test('the stream delivers every change of a 30-second mixed load, in order, once, also across a reconnect with Last-Event-ID', async () => {
   const first = await openStream('?changed_object_type=dcim.manufacturer');
   assert.equal(first.status, 200);
-  const load = mixedLoad(4, 25);
-  // 4 lanes x 25 rounds x (2 creates + 1 update + 1 delete) manufacturer changes.
-  const expected = 4 * 25 * 4;
+  const load = mixedLoad(4, LOAD_MS);
   const before = await first.take(150);
   first.close();
   const second = await openStream('?changed_object_type=dcim.manufacturer', { 'last-event-id': String(before[before.length - 1].id) });
+  const expected = await load;
   const rest = await second.take(expected - 150);
-  await load;
   second.close();
   const events = [...before, ...rest];
   const seqs = events.map((e) => e.id);
   assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b));
   assert.equal(new Set(seqs).size, expected);
-  const listed = await t.call('GET', '/api/extras/object-changes/?changed_object_type=dcim.manufacturer&limit=1000');
-  assert.deepEqual(events.map((e) => e.data.id).sort(), listed.body.results.map((c: { id: string }) => c.id).sort());
+  const listed = await listAll('/api/extras/object-changes/?changed_object_type=dcim.manufacturer');
+  assert.deepEqual(events.map((e) => e.data.id).sort(), listed.map((c) => c.id).sort());
   assert.ok(events.every((e) => e.data.changed_object_type === 'dcim.manufacturer'));
   // Per object, in commit order: created before updated before deleted.
   const rank: Record<string, number> = { create: 0, update: 1, delete: 2 };
