@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +6,7 @@ import pg from 'pg';
 import { buildApp } from '../../src/api/app.js';
 import { loadConfig } from '../../src/core/config.js';
 import { connect } from '../../src/db/connect.js';
+import { spawnWorker, stopProcess } from '../helpers/worker-process.js';
 import type { ChildProcess } from 'node:child_process';
 import type { FastifyInstance } from 'fastify';
 
@@ -26,7 +26,6 @@ export type ProcessesApp = {
 
 const PG = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
 const TOKEN = '0123456789abcdef0123456789abcdef01234567';
-const CLI = path.resolve(import.meta.dirname, '../../src/cli.ts');
 
 async function admin(statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: PG });
@@ -39,25 +38,8 @@ async function admin(statement: string): Promise<void> {
 }
 
 /** Ends a worker (SIGTERM unless told otherwise) and resolves when it exited. */
-export function stopWorker(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
-}
-
-function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'worker'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += String(chunk);
-      if (out.includes('running')) resolve(child);
-    });
-    child.stderr!.on('data', (chunk) => { out += String(chunk); });
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}: ${out}`)));
-  });
+export async function stopWorker(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  await stopProcess(child, signal);
 }
 
 export async function makeProcessesApp(opts: { root: string }): Promise<ProcessesApp> {
@@ -81,7 +63,7 @@ export async function makeProcessesApp(opts: { root: string }): Promise<Processe
       return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined, raw: res.body };
     },
     async startWorker(extra = {}) {
-      const child = await spawnWorker({ ...env, ...extra });
+      const { child } = await spawnWorker({ ...env, ...extra });
       workers.push(child);
       return child;
     },

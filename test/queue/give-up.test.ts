@@ -2,7 +2,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { DB_URL } from '../helpers/app.js';
 import { makeJobsApp } from '../jobs/helpers.js';
 import { loadConfig } from '../../src/core/config.js';
@@ -14,6 +13,7 @@ import { WEBHOOK_KIND } from '../../src/events/webhooks/deliver.js';
 import type { GiveUpContext } from '../../src/queue/index.js';
 import type { JobsTestApp } from '../jobs/helpers.js';
 import type { Config } from '../../src/core/config.js';
+import { dropPgBossSchema } from '../helpers/worker-process.js';
 
 // A queue row that ends failed for good tells its kind (onGiveUp): jobs and webhook deliveries
 // never stay STARTED once the queue gave their row up. And a lease too short to renew is refused.
@@ -208,10 +208,7 @@ describe('the pg-boss engine gives up a dead worker\'s job through the runner', 
   after(async () => {
     const schema = pgBossSchema(t.app.services);
     await t.close();
-    const client = new pg.Client({ connectionString: DB_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await client.end();
+    await dropPgBossSchema(DB_URL, schema);
   });
 
   test('a job expired in its last attempt is retried into a give-up: the result ends FAILURE (WorkerLostError)', async () => {

@@ -4,13 +4,15 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { TOKEN } from '../helpers/app.js';
 import { freshDatabase, waitForHealth } from '../helpers/server.js';
+import { freePort, spawnWorker } from '../helpers/worker-process.js';
+import type { WorkerProcess } from '../helpers/worker-process.js';
 import type { ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 
 // SIGTERM to an `inventory worker`: it claims nothing more, lets running deliveries finish within
 // QUEUE_STOP_GRACE_MS, and releases those still running after it (made again by the next worker).
-const PORT = 9163;
-const BASE = `http://127.0.0.1:${PORT}`;
+let PORT = 0;
+let BASE = '';
 let db: { url: string; drop: () => Promise<void> };
 let server: ChildProcess;
 let receiver: http.Server;
@@ -23,19 +25,15 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', QUEUE_POLL_MS: '300', WEBHOOK_RETRY_BACKOFF_MS: '0', ...extra };
 }
 
-/** An `inventory worker`; resolves once it runs. `said(text)` resolves once its output has `text`. */
-async function startWorker(graceMs: number): Promise<{ child: ChildProcess; said: (text: string) => Promise<void>; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], { env: env({ QUEUE_STOP_GRACE_MS: String(graceMs) }), stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let out = '';
-  const waiting: { text: string; resolve: () => void }[] = [];
-  child.stdout!.on('data', (chunk) => {
-    out += String(chunk);
-    for (const w of waiting.filter((x) => out.includes(x.text))) w.resolve();
-  });
-  const said = (text: string) => (out.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ text, resolve })));
-  await Promise.race([said(' running'), exited.then((code) => { throw new Error(`worker exited with ${code}: ${out}`); })]);
-  return { child, said, exited };
+/** An `inventory worker` with QUEUE_STOP_GRACE_MS = `graceMs`; resolves once it runs. */
+function startWorker(graceMs: number): Promise<WorkerProcess> {
+  return spawnWorker(env({ QUEUE_STOP_GRACE_MS: String(graceMs) }));
+}
+
+/** A worker's exit code after SIGTERM, with its output when it ended otherwise (for the failure message). */
+async function exitCode(worker: WorkerProcess): Promise<number | string | null> {
+  const end = await worker.exited;
+  return end.code ?? `${end.signal}: ${end.output}`;
 }
 
 function nextDelivery(count: number): Promise<void> {
@@ -59,6 +57,8 @@ before(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   db = await freshDatabase();
+  PORT = await freePort();
+  BASE = `http://127.0.0.1:${PORT}`;
   server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: env({ QUEUE_EMBEDDED: 'false' }), stdio: 'ignore' });
   await waitForHealth(BASE, server);
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
@@ -83,7 +83,7 @@ test('a worker stopped with SIGTERM lets the delivery it runs finish, then exits
   worker.child.kill('SIGTERM');
   await worker.said('worker stopping');
   deliveries[0].answer(200);
-  assert.equal(await worker.exited, 0);
+  assert.equal(await exitCode(worker), 0);
   assert.equal(await deliveries[0].aborted, false);
   const results = await call('GET', '/api/extras/job-results/?name=nautobot.extras.tasks.process_webhook&limit=0');
   assert.deepEqual(results.body.results.map((r: any) => r.status.value), ['SUCCESS']);
@@ -94,23 +94,23 @@ test('a delivery still running when the grace period ends is released and made b
   assert.equal((await call('POST', '/api/dcim/manufacturers/', { name: 'Released' })).status, 201);
   await nextDelivery(2);
   worker.child.kill('SIGTERM');
-  assert.equal(await worker.exited, 0);
+  assert.equal(await exitCode(worker), 0);
   assert.equal(await deliveries[1].aborted, true);
   const next = await startWorker(600_000);
   await nextDelivery(3);
   assert.equal(deliveries[2].name, 'Released');
   deliveries[2].answer(200);
   next.child.kill('SIGTERM');
-  assert.equal(await next.exited, 0);
+  assert.equal(await exitCode(next), 0);
   const logs = await call('GET', '/api/extras/job-logs/?limit=0');
   const messages = logs.body.results.filter((l: any) => l.log_object === 'graceful').map((l: any) => l.message);
   assert.ok(messages.some((m: string) => m.includes('(worker stopping: the attempt will be made again)')), JSON.stringify(messages));
 });
 
 test('a server with the embedded queue stopped with SIGTERM lets the delivery it runs finish, then exits', async () => {
-  const port = PORT + 1;
+  const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: env({ PORT: String(port), QUEUE_STOP_GRACE_MS: '600000' }), stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   let out = '';
   let stopping: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => { stopping = resolve; });

@@ -1,11 +1,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
 import { DB_URL } from '../helpers/app.js';
 import { makeJobsApp } from '../jobs/helpers.js';
 import { loadConfig } from '../../src/core/config.js';
 import { pgBossSchema } from '../../src/queue/pg-boss.js';
 import type { JobsTestApp } from '../jobs/helpers.js';
+import { dropPgBossSchema } from '../helpers/worker-process.js';
 
 // Job runs go through the same queue contract: on the pg-boss engine they are pg-boss jobs.
 const onPostgres = DB_URL.startsWith('postgres');
@@ -19,10 +19,7 @@ after(async () => {
   if (!onPostgres) return;
   const schema = pgBossSchema(t.app.services);
   await t.close();
-  const client = new pg.Client({ connectionString: DB_URL });
-  await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await client.end();
+  await dropPgBossSchema(DB_URL, schema);
 });
 
 test('pg-boss: a job run through the API runs to SUCCESS as on the database engine', { skip: !onPostgres }, async () => {

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { DB_URL, TOKEN } from '../helpers/app.js';
 import { Receiver } from '../helpers/receiver.js';
 import { freshDatabase, waitForHealth } from '../helpers/server.js';
+import { freePort, spawnWorker, stopProcess } from '../helpers/worker-process.js';
 import { FIXTURE_ROOT } from '../jobs/helpers.js';
 import type { ChildProcess } from 'node:child_process';
 
@@ -14,8 +15,8 @@ import type { ChildProcess } from 'node:child_process';
 // no process has created pg-boss's queues yet, and its writes (a job run, a webhook-triggering
 // create) still enqueue in their transactions; a worker started afterwards runs them.
 const onPostgres = DB_URL.startsWith('postgres');
-const PORT = 9171;
-const BASE = `http://127.0.0.1:${PORT}`;
+let PORT = 0;
+let BASE = '';
 let receiver: Receiver;
 let db: { url: string; drop: () => Promise<void> };
 const children = new Set<ChildProcess>();
@@ -25,24 +26,17 @@ function env(): NodeJS.ProcessEnv {
     QUEUE_ENGINE: 'pg-boss', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', QUEUE_LEASE_MS: '3000', QUEUE_POLL_MS: '500', JOBS_ROOT: path.resolve(FIXTURE_ROOT), JOBS_SCHEDULER_MS: '0' };
 }
 
-function spawnChild(args: string[], extra: NodeJS.ProcessEnv = {}): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...env(), ...extra }, stdio: ['ignore', 'pipe', 'inherit'] });
+/** The API server, with `extra` settings. */
+function startServerProcess(extra: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: { ...env(), ...extra }, stdio: 'ignore' });
   children.add(child);
-  child.once('exit', () => children.delete(child));
   return child;
 }
 
 /** An `inventory worker` process; resolves once it says it runs. */
 async function startWorker(): Promise<ChildProcess> {
-  const child = spawnChild(['src/cli.ts', 'worker']);
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += String(chunk);
-      if (out.includes(' running')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}: ${out}`)));
-  });
+  const { child } = await spawnWorker(env());
+  children.add(child);
   return child;
 }
 
@@ -61,21 +55,18 @@ async function aliveWorkerWithoutQueues(): Promise<void> {
 
 before(async () => {
   if (!onPostgres) return;
-  receiver = new Receiver(9172);
+  receiver = new Receiver();
   await receiver.listen();
   db = await freshDatabase();
-  const server = spawnChild(['src/server.ts'], { QUEUE_EMBEDDED: 'false' });
-  server.stdout!.resume();
+  PORT = await freePort();
+  BASE = `http://127.0.0.1:${PORT}`;
+  const server = startServerProcess({ QUEUE_EMBEDDED: 'false' });
   await waitForHealth(BASE, server);
 });
 
 after(async () => {
   if (!onPostgres) return;
-  for (const child of [...children]) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-  }
+  for (const child of children) await stopProcess(child, 'SIGKILL');
   await receiver.close();
   await db.drop();
 });

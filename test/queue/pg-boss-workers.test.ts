@@ -4,13 +4,14 @@ import { spawn } from 'node:child_process';
 import { DB_URL, TOKEN } from '../helpers/app.js';
 import { Receiver } from '../helpers/receiver.js';
 import { freshDatabase, waitForHealth } from '../helpers/server.js';
+import { freePort, spawnWorker, stopProcess } from '../helpers/worker-process.js';
 import type { ChildProcess } from 'node:child_process';
 
 // Two real `inventory worker` processes on the pg-boss engine (PostgreSQL only): the API process
 // runs no queue (QUEUE_EMBEDDED=false); the workers publish the outbox and deliver webhooks.
 const onPostgres = DB_URL.startsWith('postgres');
-const PORT = 9161;
-const BASE = `http://127.0.0.1:${PORT}`;
+let PORT = 0;
+let BASE = '';
 let receiver: Receiver;
 let db: { url: string; drop: () => Promise<void> };
 let server: ChildProcess;
@@ -23,25 +24,14 @@ function env(): NodeJS.ProcessEnv {
 
 /** An `inventory worker` process; resolves once it says it runs. */
 async function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], { env: env(), stdio: ['ignore', 'pipe', 'inherit'] });
+  const { child } = await spawnWorker(env());
   children.add(child);
   child.once('exit', () => children.delete(child));
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += String(chunk);
-      if (out.includes(' running')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}: ${out}`)));
-  });
   return child;
 }
 
 async function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  child.kill(signal);
-  return exited;
+  return (await stopProcess(child, signal)).code;
 }
 
 async function call(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -53,9 +43,11 @@ const deliveriesOf = (name: string) => receiver.received.filter((r) => r.json?.d
 
 before(async () => {
   if (!onPostgres) return;
-  receiver = new Receiver(9162);
+  receiver = new Receiver();
   await receiver.listen();
   db = await freshDatabase();
+  PORT = await freePort();
+  BASE = `http://127.0.0.1:${PORT}`;
   server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: { ...env(), QUEUE_EMBEDDED: 'false' }, stdio: 'ignore' });
   children.add(server);
   await waitForHealth(BASE, server);

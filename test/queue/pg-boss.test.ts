@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/core/config.js';
 import { PermanentError, QueueRunner, enqueue, queueDepth, queueItem } from '../../src/queue/index.js';
 import { pgBossSchema } from '../../src/queue/pg-boss.js';
 import type { TestApp } from '../helpers/app.js';
+import { dropPgBossSchema } from '../helpers/worker-process.js';
 
 // The pg-boss engine (QUEUE_ENGINE=pg-boss) behind the same contract as the database engine (queue.test.ts).
 const onPostgres = DB_URL.startsWith('postgres');
@@ -44,11 +45,7 @@ after(async () => {
   const schema = pgBossSchema(t.app.services);
   await t.close();
   // The test's schema is dropped by the helper; pg-boss's schema beside it goes here.
-  const pg = await import('pg');
-  const client = new pg.default.Client({ connectionString: DB_URL });
-  await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await client.end();
+  await dropPgBossSchema(DB_URL, schema);
 });
 
 test('pg-boss: a handler that fails is retried until it succeeds; ids are numbers in enqueue order', { skip: !onPostgres }, async () => {
