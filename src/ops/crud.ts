@@ -7,6 +7,7 @@ import { requirePermission } from './permissions.js';
 import { deleteRows } from './write/delete.js';
 import { persist } from './write/persist.js';
 import { writeTransaction } from './write/transaction.js';
+import { discardImages } from './media/discard-images.js';
 import type { Exec } from '../db/store.js';
 import type { ResolvedModel, Row } from '../core/registry/types.js';
 import type { Params } from './filters/apply.js';
@@ -44,10 +45,13 @@ export async function createObjects(services: Services, rc: RequestContext, mode
 /** PUT/PATCH on a detail path. */
 export async function updateObject(services: Services, rc: RequestContext, model: ResolvedModel, key: string, params: Params, body: unknown, partial: boolean): Promise<Row> {
   const input = expectObject(body);
-  return writeTransaction(services, model, async (trx) => {
-    const before = await getRow(services, rc, model, key, params, 'change', trx);
+  let before: Row | undefined;
+  const after = await writeTransaction(services, model, async (trx) => {
+    before = await getRow(services, rc, model, key, params, 'change', trx);
     return (await persist(services, trx, rc, model, [{ input, before }], { partial, asList: false }))[0];
   });
+  await discardImages(services, model, [before!], [after]);
+  return after;
 }
 
 /**
@@ -78,26 +82,34 @@ function bulkIds(model: ResolvedModel, body: unknown): { ids: string[]; items: R
 /** PUT/PATCH on a list path: `[{id, ...}]`, all or none; returns rows in the order given. */
 export async function bulkUpdate(services: Services, rc: RequestContext, model: ResolvedModel, body: unknown, params: Params, partial: boolean): Promise<Row[]> {
   const { ids, items } = bulkIds(model, body);
-  return writeTransaction(services, model, async (trx) => {
+  let before: Row[] = [];
+  const after = await writeTransaction(services, model, async (trx) => {
     const rows = await scopedRows(services, rc, model, trx, ids, 'change', params);
     const work = items.map((input, i) => ({ input, before: rows.get(ids[i]) })).filter((w) => w.before);
+    before = work.map((w) => w.before!);
     if (work.length === 0) return [];
     return persist(services, trx, rc, model, work, { partial, asList: false });
   });
+  await discardImages(services, model, before, after);
+  return after;
 }
 
 export async function deleteObject(services: Services, rc: RequestContext, model: ResolvedModel, key: string, params: Params): Promise<void> {
-  await writeTransaction(services, model, async (trx) => {
-    const row = await getRow(services, rc, model, key, params, 'delete', trx);
-    await deleteRows(services, trx, rc, model, [row]);
+  const row = await writeTransaction(services, model, async (trx) => {
+    const found = await getRow(services, rc, model, key, params, 'delete', trx);
+    await deleteRows(services, trx, rc, model, [found]);
+    return found;
   });
+  await discardImages(services, model, [row], null);
 }
 
 /** DELETE on a list path: `[{id}]`, all or none. */
 export async function bulkDelete(services: Services, rc: RequestContext, model: ResolvedModel, body: unknown, params: Params): Promise<void> {
   const { ids } = bulkIds(model, body);
-  await writeTransaction(services, model, async (trx) => {
-    const rows = await scopedRows(services, rc, model, trx, ids, 'delete', params);
-    if (rows.size > 0) await deleteRows(services, trx, rc, model, [...rows.values()]);
+  const deleted = await writeTransaction(services, model, async (trx) => {
+    const rows = [...(await scopedRows(services, rc, model, trx, ids, 'delete', params)).values()];
+    if (rows.length > 0) await deleteRows(services, trx, rc, model, rows);
+    return rows;
   });
+  await discardImages(services, model, deleted, null);
 }

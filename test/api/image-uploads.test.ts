@@ -168,5 +168,25 @@ describe('image attachments over multipart/form-data', () => {
     assert.deepEqual([changed.body.image_width, changed.body.image_height, changed.body.name], [300, 200, 'Front']);
     const served = await t.app.inject({ method: 'GET', url: '/media/image-attachments/plan.gif', headers: { authorization: `Token ${TOKEN}` } });
     assert.deepEqual([served.statusCode, served.headers['content-type']], [200, 'image/gif']);
+    // The replaced file is gone, as the reference deletes it; deleting the attachment deletes its file.
+    assert.deepEqual((await files('image-attachments')).sort(), ['plan.gif']);
+    assert.equal((await t.call('DELETE', `/api/extras/image-attachments/${res.body.id}/`)).status, 204);
+    assert.deepEqual(await files('image-attachments'), []);
+  });
+});
+
+describe('stored files of rows written and deleted', () => {
+  it('should delete a device type\'s files when it is deleted (bulk too) or its image is cleared, and keep a file another row names', async () => {
+    const made = await send('POST', '/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'Kept', front_image: { name: 'kept-front.png', data: png(1, 1) }, rear_image: { name: 'kept-rear.png', data: png(1, 1) } });
+    assert.equal(made.status, 201, made.raw);
+    const sharer = await create(t, '/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'Sharer', rear_image: 'devicetype-images/kept-rear.png' });
+    const cleared = await send('PATCH', `/api/dcim/device-types/${made.body.id}/`, { front_image: '' });
+    assert.deepEqual([cleared.status, cleared.body.front_image], [200, null], cleared.raw);
+    assert.deepEqual((await files('devicetype-images')).filter((f) => f.startsWith('kept-')), ['kept-rear.png']);
+    assert.equal((await t.call('DELETE', '/api/dcim/device-types/', [{ id: made.body.id }])).status, 204);
+    // The sharer still names kept-rear.png: it stays until the sharer goes.
+    assert.deepEqual((await files('devicetype-images')).filter((f) => f.startsWith('kept-')), ['kept-rear.png']);
+    assert.equal((await t.call('DELETE', `/api/dcim/device-types/${sharer.id}/`)).status, 204);
+    assert.deepEqual((await files('devicetype-images')).filter((f) => f.startsWith('kept-')), []);
   });
 });
