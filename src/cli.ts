@@ -38,11 +38,14 @@ async function runWorker(services: Services): Promise<void> {
   const background = await startBackground(services);
   // Workers also fire due schedules (the reference's beat): each occurrence is claimed once, whatever the number of processes.
   const stopScheduler = services.config.jobs.schedulerMs > 0 ? startScheduler(services, (err) => console.error(err)) : () => undefined;
-  console.log(`worker ${background.runner.id} running`);
-  await new Promise<void>((resolve) => {
+  // Listening before saying it runs: whoever waits for that line may signal at once, and a signal
+  // that comes before its first listener ends the process without a graceful stop.
+  const signalled = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  console.log(`worker ${background.runner.id} running`);
+  await signalled;
   console.log(`worker stopping: claiming nothing more; running items get up to ${services.config.queue.stopGraceMs} ms to finish`);
   stopScheduler();
   await background.stop(services.config.queue.stopGraceMs);

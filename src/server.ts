@@ -21,11 +21,12 @@ async function main(): Promise<void> {
     return;
   }
   const app = await buildApp({ config, logger: true, migrate: cluster.isPrimary });
-  await app.listen({ host: config.host, port: config.port });
+  // Stopping gracefully from the first request on: a signal before the first listener would end the process at once.
   closeOnSignal(async () => {
     await backgroundOf(app.services)?.stop(config.queue.stopGraceMs);
     await app.close();
   }, config.queue.stopGraceMs);
+  await app.listen({ host: config.host, port: config.port });
 }
 
 /**

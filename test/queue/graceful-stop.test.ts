@@ -128,3 +128,13 @@ test('a server with the embedded queue stopped with SIGTERM lets the delivery it
   assert.equal(await exited, 0);
   assert.equal(await deliveries[3].aborted, false);
 });
+
+test('a worker signalled the moment it says it runs still stops gracefully', async () => {
+  // It listens for signals before it says so (a signal before the first listener ends a process at once).
+  for (let i = 0; i < 3; i++) {
+    const worker = await startWorker(0);
+    worker.child.kill('SIGTERM');
+    assert.equal(await exitCode(worker), 0);
+    assert.match(worker.output(), /worker stopped/);
+  }
+});
