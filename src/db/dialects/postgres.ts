@@ -62,6 +62,10 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     // row estimate alone can cross jit_above_cost and spend 200 ms compiling a 10 ms statement.
     options: ['-c jit=off', ...(opts.schema ? [`-c search_path=${opts.schema}`] : [])].join(' '),
   });
+  // An idle connection the server ends (a restart, pg_terminate_backend, DROP DATABASE ... FORCE)
+  // is an 'error' event of the pool, fatal to the process without a listener; the pool drops that
+  // connection and opens another when one is needed.
+  pool.on('error', (err) => console.error(`database: idle connection lost: ${err.message}`));
   const limitStatements = statementLimiter(pool);
   const counter = makeCounter();
   const db = new GuardedKysely({ dialect: new PostgresDialect({ pool }), log: counter.log });
