@@ -98,7 +98,9 @@ export async function executeJob(services: Services, run: JobRun): Promise<void>
   let failed = false;
   try {
     if (!job) throw new RunRefused('Unable to find Job database record');
-    const found = await loadJob(services.config, String(job.module_name), String(job.job_class_name));
+    const found = await loadJob(services, String(job.module_name), String(job.job_class_name)).catch((err: Error) => {
+      throw new RunRefused(err.message);
+    });
     if (!job.enabled) throw new RunRefused(`Job ${job.name} is not enabled to be run!`);
     if (!found) throw new RunRefused(`Job class not found for class path ${job.module_name}.${job.job_class_name}`);
     const rc: RequestContext = { actor: await jobActor(services, user), requestId: run.jobResultId, baseUrl: run.baseUrl, routeName: `${job.module_name}.${job.job_class_name}`, changeContext: found.definition.receiver === 'job_hook' ? 'job-hook' : 'job' };

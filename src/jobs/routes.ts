@@ -32,7 +32,7 @@ async function findJob(services: Services, rc: RequestContext, key: string, acti
 async function variables(services: Services, req: FastifyRequest, reply: FastifyReply) {
   const rc = toRequestContext(req, 'extras-api:job-variables');
   const job = await findJob(services, rc, (req.params as { key: string }).key, 'view');
-  const found = await loadJob(services.config, String(job.module_name), String(job.job_class_name));
+  const found = await loadJob(services, String(job.module_name), String(job.job_class_name)).catch(() => undefined);
   if (!found) throw new NotFoundError('Not found.');
   const entries = Object.entries(found.definition.variables ?? {}).map(([name, spec]) => describeVariable(name, spec, Boolean(job.dryrun_default)));
   return sendJson(reply, 200, entries);

@@ -78,7 +78,8 @@ async function chooseQueue(services: Services, job: Row, asked: string | undefin
  */
 export async function runJob(services: Services, rc: RequestContext, job: Row, input: RunInput): Promise<RunOutcome> {
   checkRunnable(services, rc, job, input);
-  const found = await loadJob(services.config, String(job.module_name), String(job.job_class_name));
+  // Code that cannot be obtained (a Git repository's clone failing) is code that cannot be located, as the reference's `job_class`.
+  const found = await loadJob(services, String(job.module_name), String(job.job_class_name)).catch(() => undefined);
   if (!found) throw new MethodNotAllowedError('POST', 'POST, OPTIONS', "This job's source code could not be located and cannot be run");
   const queue = await chooseQueue(services, job, input.queue);
   if (!input.data || typeof input.data !== 'object' || Array.isArray(input.data)) return { errors: ['Job data needs to be a dict'] };
