@@ -1,7 +1,6 @@
 import { NotFoundError, PermissionDeniedError } from '../core/errors.js';
 import { hasModelPermission } from '../ops/permissions.js';
 import { createAndDispatch } from './dispatch.js';
-import { createJobResult } from './results.js';
 import { toRowId } from '../core/registry/row-id.js';
 import { requirePermission } from '../ops/permissions.js';
 import { getRow, notFound } from '../ops/read.js';
@@ -79,7 +78,7 @@ async function sync(services: Services, req: FastifyRequest, reply: FastifyReply
   if (!repo) throw notFound(repositories);
   const [job] = await services.store.where(services.dialect.db, services.registry.get('extras.job'), { module_name: 'nautobot.core.jobs', job_class_name: 'GitRepositorySync' });
   const data = { repository: repo.id };
-  const result = await createAndDispatch(services, (exec) => createJobResult(services, exec, { job, userId: rc.actor?.id ?? null, data, queue: 'default' }), { data, baseUrl: rc.baseUrl, timeLimit: Number(job.time_limit) || services.config.jobs.timeLimit });
+  const result = await createAndDispatch(services, { job, userId: rc.actor?.id ?? null, data, queue: 'default' }, { baseUrl: rc.baseUrl });
   const opts = serializeOptions(queryParams(req), rc.baseUrl, { method: 'GET' });
   const rendered = (await serialize(services, services.dialect.db, services.registry.get('extras.jobresult'), [result], opts))[0];
   return sendJson(reply, 200, { message: `Repository ${String(repo.name)} sync job added to queue.`, job_result: rendered });
