@@ -27,7 +27,8 @@ export class JobCodeUnavailable extends Error {
 
 /** The Git repository providing jobs that a module name (`<slug>.jobs...`) belongs to, if any. */
 async function providingRepository(services: Services, moduleName: string): Promise<Row | undefined> {
-  const slug = moduleName.split('.')[0];
+  const [slug, jobs] = moduleName.split('.');
+  if (jobs !== 'jobs') return undefined;
   const [repo] = await services.store.where(services.dialect.db, services.registry.get('extras.gitrepository'), { slug });
   const provided = (repo?.provided_contents as string[] | undefined) ?? [];
   return repo && provided.includes('extras.job') && ownedByRepository(slug, moduleName) ? repo : undefined;
