@@ -1,4 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { VARIABLE_TYPES } from './variables.js';
@@ -71,10 +72,21 @@ export function moduleFileOf(root: string, moduleName: string, prefix = ''): str
   return undefined;
 }
 
-/** Imports a module afresh when its file changed (the modification time keys the import). */
+/** CommonJS modules loaded so far, by file (a `.ts` job outside an ES-module package is loaded as CommonJS). */
+const commonJsCache = createRequire(import.meta.url).cache;
+const imported = new Set<string>();
+
+/**
+ * Imports a module afresh when its file changed (the modification time keys the import). A
+ * module loaded as CommonJS is cached by file, whatever the key: its entry goes first.
+ */
 export async function importModule(file: string): Promise<Record<string, unknown>> {
   const url = pathToFileURL(file);
   url.searchParams.set('mtime', String(statSync(file).mtimeMs));
+  if (!imported.has(url.href)) {
+    delete commonJsCache[file];
+    imported.add(url.href);
+  }
   return (await import(url.href)) as Record<string, unknown>;
 }
 

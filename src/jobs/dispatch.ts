@@ -1,10 +1,12 @@
 import { declareQueueKind, enqueue } from '../queue/index.js';
 import { JobRunner } from './runner.js';
 import { keepInputs } from './inputs.js';
+import { createJobResult } from './results.js';
 import type { Exec } from '../db/store.js';
 import type { Row } from '../core/registry/types.js';
 import type { Services } from '../ops/services.js';
 import type { JobRun } from './execute.js';
+import type { NewJobResult } from './results.js';
 
 /** The queue kind of a job run (its payload: a JobRun). */
 export const JOB_KIND = 'job';
@@ -59,11 +61,15 @@ export function expectRun(services: Services, jobResultId: string): void {
   if (!pending.has(jobResultId)) pending.set(jobResultId, { done, settle });
 }
 
-/** Creates a job result and queues its run in one transaction, then wakes this process's runner. */
-export async function createAndDispatch(services: Services, create: (exec: Exec) => Promise<Row>, run: Omit<JobRun, 'jobResultId'>): Promise<Row> {
+/**
+ * Creates a job result and queues its run in one transaction, then wakes this process's runner.
+ * `prepare`, in that transaction, turns the cleaned input into what is stored (uploads into file proxies).
+ */
+export async function createAndDispatch(services: Services, spec: NewJobResult, run: { baseUrl: string; prepare?: (exec: Exec) => Promise<Record<string, unknown>> }): Promise<Row> {
   const result = await services.dialect.db.transaction().execute(async (trx) => {
-    const row = await create(trx);
-    await dispatchJob(services, { ...run, jobResultId: row.id }, { exec: trx });
+    const data = run.prepare ? await run.prepare(trx) : spec.data;
+    const row = await createJobResult(services, trx, { ...spec, data });
+    await dispatchJob(services, { jobResultId: row.id, data, baseUrl: run.baseUrl, timeLimit: Number(spec.job.time_limit) || services.config.jobs.timeLimit }, { exec: trx });
     return row;
   });
   expectRun(services, result.id);

@@ -10,6 +10,8 @@ import type { JobContext, JobDefinition, JobLogger, JobOps } from './contract.js
 import type { SystemContext } from './system/types.js';
 import { saveFile } from './files.js';
 import { isSystemModule } from './register.js';
+import { dropUploads, openUploads } from './uploads.js';
+import type { FoundJob } from './catalog.js';
 
 /** What a run needs besides the database: the cleaned input (never stored for sensitive jobs) and the base of object URLs. */
 export type JobRun = { jobResultId: string; data: Record<string, unknown>; baseUrl: string; /** Hard limit in seconds (the job's, else JOBS_TIME_LIMIT). */ timeLimit: number };
@@ -87,36 +89,49 @@ async function loadRunRows(services: Services, id: string): Promise<{ result?: R
 
 /**
  * Runs one job result (the reference's run_job task): marks it started, checks the job may run,
- * resolves its input, calls `run` with the context, and records the outcome and log entries.
- * Nothing it runs can throw out of it; the caller only enforces the hard time limit.
+ * resolves its input, calls `run` with the context, deletes the run's uploads, and records the
+ * outcome and log entries. Nothing it runs can throw out of it; the caller only enforces the hard
+ * time limit.
  */
 export async function executeJob(services: Services, run: JobRun): Promise<void> {
   const { result, job, user } = await loadRunRows(services, run.jobResultId);
   if (!result || !(await markStarted(services, run.jobResultId, workerName()))) return;
   const logger = buildJobLogger(services, run.jobResultId);
-  const soft = new AbortController();
-  let failed = false;
+  let cleanup: (() => Promise<void>) | undefined;
   try {
     if (!job) throw new RunRefused('Unable to find Job database record');
-    const found = await loadJob(services.config, String(job.module_name), String(job.job_class_name));
+    const found = await loadJob(services, String(job.module_name), String(job.job_class_name)).catch((err: Error) => {
+      throw new RunRefused(err.message);
+    });
     if (!job.enabled) throw new RunRefused(`Job ${job.name} is not enabled to be run!`);
     if (!found) throw new RunRefused(`Job class not found for class path ${job.module_name}.${job.job_class_name}`);
-    const rc: RequestContext = { actor: await jobActor(services, user), requestId: run.jobResultId, baseUrl: run.baseUrl, routeName: `${job.module_name}.${job.job_class_name}`, changeContext: found.definition.receiver === 'job_hook' ? 'job-hook' : 'job' };
-    const ops = buildJobOps(services, rc);
-    // Input objects are read as the reference deserializes them: by id, whatever the user may view.
-    const data = await resolveObjects(found.definition, run.data, buildJobOps(services, { ...rc, actor: null }));
-    await logger.info('Running job', { grouping: 'initialization', object: { display: String(job.name) } });
-    const softLimit = Number(job.soft_time_limit) || services.config.jobs.softTimeLimit;
-    const timer = setTimeout(() => soft.abort(new Error(`SoftTimeLimitExceeded(${softLimit},)`)), softLimit * 1000);
-    timer.unref();
-    const ctx = buildContext({ services, rc, ops, logger, run, signal: soft.signal, system: isSystemModule(found.module_name), onFail: () => { failed = true; } });
-    const value = toJsonValue(await Promise.resolve(found.definition.run(ctx, data)).finally(() => clearTimeout(timer)));
+    cleanup = () => dropUploads(services, logger, found.definition, run.data);
+    const { value, failed } = await callJob(services, run, { job, user, found, logger });
+    await cleanup();
     if (!failed) await logger.success('Job completed', { grouping: 'post_run' });
     await markDone(services, run.jobResultId, { status: failed ? 'FAILURE' : 'SUCCESS', result: value });
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
     if (error instanceof RunRefused) await logger.error(error.message, { grouping: 'initialization' });
+    await cleanup?.().catch(() => undefined);
     await markDone(services, run.jobResultId, { status: 'FAILURE', result: { exc_type: error.name, exc_message: error.message }, traceback: error.stack ?? `${error.name}: ${error.message}` });
   }
 }
 
+/** Builds the context and input of a found job and calls its `run` under the soft time limit; returns its JSON value and whether it called `fail`. */
+async function callJob(services: Services, run: JobRun, parts: { job: Row; user?: Row; found: FoundJob; logger: JobLogger }): Promise<{ value: unknown; failed: boolean }> {
+  const { job, found, logger } = parts;
+  const rc: RequestContext = { actor: await jobActor(services, parts.user), requestId: run.jobResultId, baseUrl: run.baseUrl, routeName: `${job.module_name}.${job.job_class_name}`, changeContext: found.definition.receiver === 'job_hook' ? 'job-hook' : 'job' };
+  const ops = buildJobOps(services, rc);
+  // Input objects are read as the reference deserializes them: by id, whatever the user may view; uploads from their file proxies.
+  const data = await openUploads(services, found.definition, await resolveObjects(found.definition, run.data, buildJobOps(services, { ...rc, actor: null })));
+  await logger.info('Running job', { grouping: 'initialization', object: { display: String(job.name) } });
+  const softLimit = Number(job.soft_time_limit) || services.config.jobs.softTimeLimit;
+  const soft = new AbortController();
+  const timer = setTimeout(() => soft.abort(new Error(`SoftTimeLimitExceeded(${softLimit},)`)), softLimit * 1000);
+  timer.unref();
+  let failed = false;
+  const ctx = buildContext({ services, rc, ops, logger, run, signal: soft.signal, system: isSystemModule(found.module_name), onFail: () => { failed = true; } });
+  const value = toJsonValue(await Promise.resolve(found.definition.run(ctx, data)).finally(() => clearTimeout(timer)));
+  return { value, failed };
+}

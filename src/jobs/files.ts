@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { toIsoMicro } from '../core/fields/scalar.js';
 import type { Row } from '../core/registry/types.js';
+import type { Exec } from '../db/store.js';
 import type { Services } from '../ops/services.js';
 
-/** Saves a file a job produced (or received) as a file proxy of its job result; returns the proxy's id. */
-export async function saveFile(services: Services, spec: { jobResultId: string | null; name: string; content: string | Uint8Array }): Promise<string> {
+/** Saves a file a job produced (of its job result) or received (an upload, of none) as a file proxy; returns the proxy's id. */
+export async function saveFile(services: Services, spec: { jobResultId: string | null; name: string; content: string | Uint8Array }, db: Exec = services.dialect.db): Promise<string> {
   const id = randomUUID();
   const bytes = typeof spec.content === 'string' ? Buffer.from(spec.content, 'utf8') : Buffer.from(spec.content);
-  const db = services.dialect.db;
   await services.store.insert(db, services.registry.get('extras.fileproxy'), [{
     id, name: spec.name.slice(0, 255), uploaded_at: toIsoMicro(new Date()), job_result_id: spec.jobResultId, file: bytes.toString('base64'),
   }]);

@@ -22,9 +22,9 @@ export function isMultipart(body: unknown): body is MultipartBody {
 const SCHEDULE_KEYS = ['_schedule_name', '_schedule_start_time', '_schedule_interval', '_schedule_crontab'];
 const RUN_KEYS = new Set(['_task_queue', '_job_queue', ...SCHEDULE_KEYS]);
 
-/** One form value as a job variable takes it: text, or an uploaded file as `{name, content}` (the FileVar value). */
+/** One form value as a job variable takes it: text, or an uploaded file as `{name, content}` (its bytes; the FileVar value, see uploads.ts). */
 async function formValue(value: FormDataEntryValue): Promise<unknown> {
-  return typeof value === 'string' ? value : { name: value.name, content: await value.text() };
+  return typeof value === 'string' ? value : { name: value.name, content: new Uint8Array(await value.arrayBuffer()) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { RouteDoc } from '../api/openapi/route-doc.js';
 
 const OBJECT = { type: 'object', additionalProperties: true } as const;
+const INTERVALS = ['immediately', 'future', 'hourly', 'daily', 'weekly', 'custom'];
 
 /** OpenAPI descriptions of the jobs' extra endpoints (the reference's operation ids). */
 export const JOB_DOCS: Record<string, RouteDoc> = {
@@ -8,7 +9,9 @@ export const JOB_DOCS: Record<string, RouteDoc> = {
   run: {
     post: {
       summary: 'Run the specified Job.', action: 'create',
-      body: { schema: { type: 'object', properties: { data: OBJECT, schedule: { type: 'object', properties: { name: { type: 'string' }, start_time: { type: 'string', format: 'date-time' }, interval: { type: 'string', enum: ['immediately', 'future', 'hourly', 'daily', 'weekly', 'custom'] }, crontab: { type: 'string' } }, required: ['interval'] }, task_queue: { type: 'string' }, job_queue: { type: 'string' } } } },
+      body: { schema: { type: 'object', properties: { data: OBJECT, schedule: { type: 'object', properties: { name: { type: 'string' }, start_time: { type: 'string', format: 'date-time' }, interval: { type: 'string', enum: INTERVALS }, crontab: { type: 'string' } }, required: ['interval'] }, task_queue: { type: 'string' }, job_queue: { type: 'string' } } } },
+      // The reference's JobMultiPartInputSerializer: these keys, and the job's variables (files included) as the other fields.
+      form: { schema: { type: 'object', additionalProperties: true, properties: { _schedule_name: { type: 'string', maxLength: 255 }, _schedule_start_time: { type: 'string', format: 'date-time' }, _schedule_interval: { type: 'string', enum: INTERVALS }, _schedule_crontab: { type: 'string' }, _task_queue: { type: 'string' }, _job_queue: { type: 'string' } } } },
       ok: [201, { schema: { type: 'object', properties: { scheduled_job: { ...OBJECT, nullable: true }, job_result: { ...OBJECT, nullable: true } } } }],
       errors: [400, 404],
     },

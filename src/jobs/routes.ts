@@ -1,7 +1,6 @@
 import { NotFoundError, PermissionDeniedError } from '../core/errors.js';
 import { hasModelPermission } from '../ops/permissions.js';
 import { createAndDispatch } from './dispatch.js';
-import { createJobResult } from './results.js';
 import { toRowId } from '../core/registry/row-id.js';
 import { requirePermission } from '../ops/permissions.js';
 import { getRow, notFound } from '../ops/read.js';
@@ -32,7 +31,7 @@ async function findJob(services: Services, rc: RequestContext, key: string, acti
 async function variables(services: Services, req: FastifyRequest, reply: FastifyReply) {
   const rc = toRequestContext(req, 'extras-api:job-variables');
   const job = await findJob(services, rc, (req.params as { key: string }).key, 'view');
-  const found = await loadJob(services.config, String(job.module_name), String(job.job_class_name));
+  const found = await loadJob(services, String(job.module_name), String(job.job_class_name)).catch(() => undefined);
   if (!found) throw new NotFoundError('Not found.');
   const entries = Object.entries(found.definition.variables ?? {}).map(([name, spec]) => describeVariable(name, spec, Boolean(job.dryrun_default)));
   return sendJson(reply, 200, entries);
@@ -79,7 +78,7 @@ async function sync(services: Services, req: FastifyRequest, reply: FastifyReply
   if (!repo) throw notFound(repositories);
   const [job] = await services.store.where(services.dialect.db, services.registry.get('extras.job'), { module_name: 'nautobot.core.jobs', job_class_name: 'GitRepositorySync' });
   const data = { repository: repo.id };
-  const result = await createAndDispatch(services, (exec) => createJobResult(services, exec, { job, userId: rc.actor?.id ?? null, data, queue: 'default' }), { data, baseUrl: rc.baseUrl, timeLimit: Number(job.time_limit) || services.config.jobs.timeLimit });
+  const result = await createAndDispatch(services, { job, userId: rc.actor?.id ?? null, data, queue: 'default' }, { baseUrl: rc.baseUrl });
   const opts = serializeOptions(queryParams(req), rc.baseUrl, { method: 'GET' });
   const rendered = (await serialize(services, services.dialect.db, services.registry.get('extras.jobresult'), [result], opts))[0];
   return sendJson(reply, 200, { message: `Repository ${String(repo.name)} sync job added to queue.`, job_result: rendered });

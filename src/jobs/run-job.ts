@@ -1,6 +1,6 @@
 import { MethodNotAllowedError, PermissionDeniedError, UnavailableError, ValidationError } from '../core/errors.js';
 import { hasModelPermission } from '../ops/permissions.js';
-import { createJobResult } from './results.js';
+import { storeUploads } from './uploads.js';
 import { createSchedule } from './schedules.js';
 import { createAndDispatch } from './dispatch.js';
 import { liveWorkers } from '../queue/index.js';
@@ -11,6 +11,7 @@ import { toRowId } from '../core/registry/row-id.js';
 import { fromCompositeKey } from '../core/natural-key.js';
 import { resolveNaturalKey } from '../ops/references/natural-key-lookup.js';
 import type { Row } from '../core/registry/types.js';
+import type { Exec } from '../db/store.js';
 import type { RequestContext, Services } from '../ops/services.js';
 import type { RunInput } from './run-input.js';
 import type { ObjectLookup } from './variables.js';
@@ -78,7 +79,8 @@ async function chooseQueue(services: Services, job: Row, asked: string | undefin
  */
 export async function runJob(services: Services, rc: RequestContext, job: Row, input: RunInput): Promise<RunOutcome> {
   checkRunnable(services, rc, job, input);
-  const found = await loadJob(services.config, String(job.module_name), String(job.job_class_name));
+  // Code that cannot be obtained (a Git repository's clone failing) is code that cannot be located, as the reference's `job_class`.
+  const found = await loadJob(services, String(job.module_name), String(job.job_class_name)).catch(() => undefined);
   if (!found) throw new MethodNotAllowedError('POST', 'POST, OPTIONS', "This job's source code could not be located and cannot be run");
   const queue = await chooseQueue(services, job, input.queue);
   if (!input.data || typeof input.data !== 'object' || Array.isArray(input.data)) return { errors: ['Job data needs to be a dict'] };
@@ -92,11 +94,13 @@ export async function runJob(services: Services, rc: RequestContext, job: Row, i
   if (!schedule && approvalRequired) schedule = { interval: 'immediately' };
   else if (schedule?.interval === 'immediately' && !approvalRequired) schedule = undefined;
   const userId = rc.actor && !rc.actor.anonymous ? rc.actor.id : null;
+  // Uploaded files become file proxies whose ids are stored (uploads.ts), with the run or schedule.
+  const store = (exec: Exec) => storeUploads(services, exec, variables, checked.data);
   if (schedule) {
-    const scheduledJob = await createSchedule(services, { job, userId, username: rc.actor?.username ?? '', schedule, approvalRequired, queue, data: checked.data });
+    const spec = { job, userId, username: rc.actor?.username ?? '', schedule, approvalRequired, queue };
+    const scheduledJob = await services.dialect.db.transaction().execute(async (trx) => createSchedule(services, { ...spec, data: await store(trx) }, trx));
     return { jobResult: null, scheduledJob };
   }
-  const jobResult = await createAndDispatch(services, (exec) => createJobResult(services, exec, { job, userId, data: checked.data, queue: String(queue.name) }),
-    { data: checked.data, baseUrl: rc.baseUrl, timeLimit: Number(job.time_limit) || services.config.jobs.timeLimit });
+  const jobResult = await createAndDispatch(services, { job, userId, data: checked.data, queue: String(queue.name) }, { baseUrl: rc.baseUrl, prepare: store });
   return { jobResult, scheduledJob: null };
 }

@@ -11,7 +11,6 @@ import { queryParams, toRequestContext } from '../api/request-context.js';
 import { createAndDispatch } from './dispatch.js';
 import { registerActionRoute } from './action-route.js';
 import { JOB_DOCS } from './openapi.js';
-import { createJobResult } from './results.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Row } from '../core/registry/types.js';
 import type { Action } from '../ops/permissions.js';
@@ -79,8 +78,7 @@ async function dryRun(services: Services, req: FastifyRequest, reply: FastifyRep
   if (!job.supports_dryrun) throw new MethodNotAllowedError('This job does not support dry-run.', allow);
   if (!(await mayActOnJob(services, rc.actor, job.id, 'run'))) throw new PermissionDeniedError('You do not have permission to run this job.');
   const data = { ...((schedule.kwargs as Record<string, unknown>) ?? {}), dryrun: true };
-  const result = await createAndDispatch(services, (exec) => createJobResult(services, exec, { job, userId: rc.actor?.id ?? null, data, queue: String(schedule.queue || 'default') }),
-    { data, baseUrl: rc.baseUrl, timeLimit: Number(job.time_limit) || services.config.jobs.timeLimit });
+  const result = await createAndDispatch(services, { job, userId: rc.actor?.id ?? null, data, queue: String(schedule.queue || 'default') }, { baseUrl: rc.baseUrl });
   return sendJson(reply, 200, await render(services, req, rc, 'extras.jobresult', result));
 }
 

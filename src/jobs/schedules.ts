@@ -3,6 +3,7 @@ import { ValidationError } from '../core/errors.js';
 import { toIsoMicro } from '../core/fields/scalar.js';
 import { nextOccurrence } from './crontab.js';
 import type { Row } from '../core/registry/types.js';
+import type { Exec } from '../db/store.js';
 import type { Services } from '../ops/services.js';
 import type { ScheduleInput } from './run-input.js';
 
@@ -33,13 +34,13 @@ function startOf(schedule: ScheduleInput): Date {
  * (interval `immediately` becomes a one-off `future` run at once), a one-off run later, or a
  * recurring one. Times are UTC.
  */
-export async function createSchedule(services: Services, spec: NewSchedule): Promise<Row> {
+export async function createSchedule(services: Services, spec: NewSchedule, exec: Exec = services.dialect.db): Promise<Row> {
   const { job, schedule } = spec;
   const start = startOf(schedule);
   const name = schedule.name || `${job.name} - ${pythonTime(start)}`;
   const interval = schedule.interval === 'immediately' ? 'future' : schedule.interval;
   const model = services.registry.get('extras.scheduledjob');
-  if ((await services.store.where(services.dialect.db, model, { name })).length > 0) throw new ValidationError({ schedule: { name: ['scheduled job with this Name already exists.'] } });
+  if ((await services.store.where(exec, model, { name })).length > 0) throw new ValidationError({ schedule: { name: ['scheduled job with this Name already exists.'] } });
   const celery: Record<string, unknown> = { nautobot_job_profile: false, queue: spec.queue.name, nautobot_job_ignore_singleton_lock: false };
   if (Number(job.soft_time_limit) > 0) celery.soft_time_limit = job.soft_time_limit;
   if (Number(job.time_limit) > 0) celery.time_limit = job.time_limit;
@@ -50,6 +51,6 @@ export async function createSchedule(services: Services, spec: NewSchedule): Pro
     description: `Nautobot job ${name} scheduled by ${spec.username} for ${pythonTime(start)}`, user_id: spec.userId, approved_by_user_id: null,
     approval_required: spec.approvalRequired, approved_at: null, crontab: schedule.crontab ?? '', queue: String(spec.queue.name),
   };
-  await services.store.insert(services.dialect.db, model, [row]);
+  await services.store.insert(exec, model, [row]);
   return row;
 }

@@ -1,5 +1,6 @@
 import { parseIp } from '../core/ip/index.js';
 import { regexSearch } from '../core/regex.js';
+import { isUpload } from './uploads.js';
 import type { VariableSpec, VariableType } from './contract.js';
 
 /** Finds the objects of `model` matching `filters` that `refs` name (ids, or natural keys where the model has them): ref -> id. */
@@ -110,7 +111,7 @@ const CLEANERS: Record<VariableType, (spec: VariableSpec, value: unknown, lookup
   IPAddressWithMaskVar: (_spec, value) => cleanIp(value, true),
   IPNetworkVar: (_spec, value) => cleanIp(value, true),
   JSONVar: (_spec, value) => cleanJson(value),
-  FileVar: (_spec, value) => ({ value }),
+  FileVar: (_spec, value) => (isUpload(value) ? { value } : { errors: ['No file was submitted. Check the encoding type on the form.'] }),
 };
 
 export const VARIABLE_TYPES = new Set(Object.keys(CLEANERS));

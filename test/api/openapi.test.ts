@@ -190,6 +190,29 @@ describe('extra endpoints and extension filters in /api/swagger.json', () => {
     assert.deepEqual(device.filter((p: any) => p.required).map((p: any) => p.name), ['peer_device', 'peer_interface']);
   });
 
+  it('should list the jobs by name as the reference JobByNameViewSet does, each path answering', async () => {
+    const byName: Record<string, Record<string, string>> = {
+      '/extras/jobs/{name}/': { get: 'extras_jobs_retrieve_by_name', put: 'extras_jobs_update_by_name', patch: 'extras_jobs_partial_update_by_name', delete: 'extras_jobs_destroy_by_name' },
+      '/extras/jobs/{name}/notes/': { get: 'extras_jobs_notes_list_by_name', post: 'extras_jobs_notes_create_by_name' },
+      '/extras/jobs/{name}/variables/': { get: 'extras_jobs_variables_list_by_name' },
+      '/extras/jobs/{name}/run/': { post: 'extras_jobs_run_create_by_name' },
+    };
+    for (const [path, ops] of Object.entries(byName)) {
+      const item = doc.paths[path];
+      assert.ok(item, path);
+      assert.deepEqual(item.parameters, [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }], path);
+      assert.deepEqual(Object.fromEntries(opNames(item).map((verb) => [verb, item[verb].operationId])), ops, path);
+      assert.deepEqual(opNames(item), opNames(doc.paths[path.replace('{name}', '{id}')]), path);
+      const res = await t.call(path.endsWith('/run/') ? 'OPTIONS' : 'GET', `/api${path.replace('{name}', encodeURIComponent('Logs Cleanup'))}`);
+      assert.equal(res.status, 200, `${path}: ${res.raw}`);
+    }
+    for (const path of ['/extras/jobs/{id}/run/', '/extras/jobs/{name}/run/']) {
+      const content = doc.paths[path].post.requestBody.content;
+      assert.deepEqual(Object.keys(content), ['application/json', 'multipart/form-data'], path);
+      assert.ok(content['multipart/form-data'].schema.properties._schedule_interval, path);
+    }
+  });
+
   it('should refuse, when the route is registered, a description naming an unknown model', async () => {
     const app = Fastify();
     registerOpenApi(app, t.app.services);

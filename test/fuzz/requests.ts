@@ -100,7 +100,7 @@ const KINDS: [number, (r: Random, cat: Catalog) => FuzzRequest][] = [
   [10, (r, cat) => {
     const extra = r.pick(cat.extras);
     const owner = cat.endpoints.find((ep) => extra.path.startsWith(ep.path));
-    const url = extra.path.replace('{id}', badId(r, cat, owner));
+    const url = extra.path.replace(/\{\w+\}/, badId(r, cat, owner));
     const method = r.chance(0.8) ? r.pick([...extra.methods]) : r.pick(['POST', 'PATCH', 'DELETE', 'PUT']);
     const qs = extra.params.length && r.chance(0.7) ? `?${extra.params.filter(() => r.chance(0.5)).map((p) => `${enc(p.name)}=${enc(queryValue(r, cat.known, p.schema))}`).join('&')}` : '';
     return method === 'GET' ? { method, url: `${url}${qs}`, headers: {} } : jsonRequest(method, `${url}${qs}`, nastyJson(r, cat.known));

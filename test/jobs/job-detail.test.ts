@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeJobsApp } from './helpers.js';
+import { fireDueSchedules } from '../../src/jobs/scheduler.js';
 import type { JobsTestApp } from './helpers.js';
 
 let t: JobsTestApp;
@@ -64,6 +65,40 @@ describe('POST /api/extras/jobs/{id}/run/ as multipart/form-data', () => {
     const result = (await t.call('GET', `/api/extras/job-results/${res.body.job_result.id}/`)).body;
     assert.equal(result.status.value, 'SUCCESS', JSON.stringify(result));
     assert.deepEqual(result.result, { name: 'rows.csv', content: 'name\nx\n', note: 'hello', count: 3 });
+    // As the reference: the upload was a file proxy whose id the run's kwargs hold, deleted once the run ended.
+    const proxyId = result.task_kwargs.upload;
+    assert.match(proxyId, /^[0-9a-f-]{36}$/);
+    assert.deepEqual(result.task_kwargs, { upload: proxyId, note: 'hello', count: 3 });
+    assert.equal((await t.call('GET', `/api/extras/file-proxies/${proxyId}/`)).status, 404);
+    assert.deepEqual(result.files, []);
+    const logs = (await t.call('GET', `/api/extras/job-results/${result.id}/logs/`)).body;
+    assert.ok(logs.some((l: any) => l.log_level.value === 'debug' && l.grouping === 'post_run' && l.message === 'Deleted 1 file proxies'), JSON.stringify(logs.map((l: any) => l.message)));
+  });
+
+  it('should keep the upload of a scheduled run as a file proxy until the run, and refuse a FileVar that is no file', async () => {
+    const job = await t.job('Read Upload');
+    const start = new Date(Date.now() + 3_600_000).toISOString();
+    const body = multipart([['_schedule_name', 'later upload'], ['_schedule_interval', 'future'], ['_schedule_start_time', start]], { field: 'upload', name: 'later.csv', content: 'a,b\n1,2\n' });
+    const res = await t.call('POST', `/api/extras/jobs/${job.id}/run/`, body.payload, { headers: { 'content-type': body.contentType } });
+    assert.equal(res.status, 201, res.raw);
+    assert.equal(res.body.job_result, null);
+    const proxyId = res.body.scheduled_job.kwargs.upload;
+    assert.deepEqual(res.body.scheduled_job.kwargs, { upload: proxyId, note: null, count: null });
+    const proxy = await t.call('GET', `/api/extras/file-proxies/${proxyId}/`);
+    assert.equal(proxy.status, 200, proxy.raw);
+    assert.equal(proxy.body.name, 'later.csv');
+    assert.equal(proxy.body.job_result, null);
+    assert.equal((await t.call('GET', `/api/extras/file-proxies/${proxyId}/download/`)).raw, 'a,b\n1,2\n');
+    // When it fires, the run reads the file from its proxy, which then goes.
+    const [fired] = await fireDueSchedules(t.app.services, new Date(Date.parse(start) + 60_000));
+    await t.idle();
+    const ran = (await t.call('GET', `/api/extras/job-results/${fired.id}/`)).body;
+    assert.equal(ran.status.value, 'SUCCESS', JSON.stringify(ran));
+    assert.deepEqual(ran.result, { name: 'later.csv', content: 'a,b\n1,2\n', note: null, count: null });
+    assert.equal((await t.call('GET', `/api/extras/file-proxies/${proxyId}/`)).status, 404);
+    const json = await t.call('POST', `/api/extras/jobs/${job.id}/run/`, { data: { upload: proxyId } });
+    assert.equal(json.status, 400, json.raw);
+    assert.deepEqual(json.body, { errors: { upload: ['No file was submitted. Check the encoding type on the form.'] } });
   });
 
   it('should refuse both _task_queue and _job_queue, and name a bad variable', async () => {

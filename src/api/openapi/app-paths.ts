@@ -1,5 +1,5 @@
 import { ref } from './field-schemas.js';
-import { ID_PARAMETER, errors } from './paths.js';
+import { ID_PARAMETER, byLookupField, errors, lookupPath } from './paths.js';
 import { LIST_PARAMETERS, buildFilterParameters } from './parameters.js';
 import type { Registry } from '../../core/registry/registry.js';
 import type { ModelExtensions } from '../../ops/extensions.js';
@@ -65,7 +65,7 @@ function toOperation(ctx: AppPathContext, path: string, verb: string, doc: Opera
   };
   const params = queryParameters(ctx, doc);
   if (params.length > 0) op.parameters = params;
-  if (doc.body) op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(ctx, doc.body) } } };
+  if (doc.body) op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(ctx, doc.body) }, ...(doc.form ? { 'multipart/form-data': { schema: toSchema(ctx, doc.form) } } : {}) } };
   return op;
 }
 
@@ -87,6 +87,9 @@ export function buildAppPaths(ctx: AppPathContext, routes: readonly ApiRoute[]):
     const item: PathItem = path.includes('{id}') ? { parameters: [ID_PARAMETER] } : {};
     for (const [verb, opDoc] of Object.entries(doc)) item[verb] = toOperation(ctx, path, verb, opDoc);
     out[path] = item;
+    // An endpoint of a model addressed by another field too (`jobs/{name}/run/`) is listed on both.
+    const field = path.includes('{id}') ? ctx.registry.models.find((m) => path.startsWith(`/${m.app}/${m.path}/{id}/`))?.lookup_field : undefined;
+    if (field) out[lookupPath(path, field)] = byLookupField(item, field);
   }
   return out;
 }

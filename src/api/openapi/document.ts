@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import { ref } from './field-schemas.js';
 import { buildComponentNames, buildModelSchemas } from './model-schemas.js';
 import { buildAppPaths } from './app-paths.js';
-import { buildDetailPath, buildListPath, buildNotesPath } from './paths.js';
+import { buildDetailPath, buildListPath, buildNotesPath, byLookupField, lookupPath } from './paths.js';
 import type { Registry } from '../../core/registry/registry.js';
 import type { ModelExtensions } from '../../ops/extensions.js';
 import type { ApiRoute } from './app-paths.js';
@@ -82,6 +82,11 @@ function extensionsOf(source: DocumentSource, modelId: string): readonly ModelEx
   return [...(source.extensions.get(modelId) ?? []), ...(source.extensions.get('*') ?? [])];
 }
 
+/** The detail paths again on the model's lookup field (`/extras/jobs/{name}/`, as the reference's by-name view set). */
+function byLookup(detail: Record<string, PathItem>, field: string): Record<string, PathItem> {
+  return Object.fromEntries(Object.entries(detail).map(([path, item]) => [lookupPath(path, field), byLookupField(item, field)]));
+}
+
 /** Paths and component schemas of every registered model. */
 function modelParts(source: DocumentSource, names: Map<string, SchemaNames>): { paths: Record<string, PathItem>; schemas: Record<string, Schema> } {
   const { registry } = source;
@@ -92,8 +97,9 @@ function modelParts(source: DocumentSource, names: Map<string, SchemaNames>): { 
     const own = names.get(model.id)!;
     Object.assign(schemas, buildModelSchemas(model, own));
     paths[`/${model.app}/${model.path}/`] = buildListPath(model, own, extensionsOf(source, model.id));
-    paths[`/${model.app}/${model.path}/{id}/`] = buildDetailPath(model, own);
-    if (note && model.features.has('notes')) paths[`/${model.app}/${model.path}/{id}/notes/`] = buildNotesPath(model, names.get(note.id)!.page, names.get(note.id)!.read);
+    const detail: Record<string, PathItem> = { [`/${model.app}/${model.path}/{id}/`]: buildDetailPath(model, own) };
+    if (note && model.features.has('notes')) detail[`/${model.app}/${model.path}/{id}/notes/`] = buildNotesPath(model, names.get(note.id)!.page, names.get(note.id)!.read);
+    Object.assign(paths, detail, model.lookup_field ? byLookup(detail, model.lookup_field) : {});
   }
   return { paths, schemas };
 }

@@ -83,3 +83,19 @@ export function buildNotesPath(model: ResolvedModel, notePage: string, note: str
     post: operation(model, { id: 'notes_create', summary: `Add a note to a ${model.verbose_name}.`, body: input, ok: [201, ref(note)], csv: false }, [400, 403, 404]),
   };
 }
+
+/** `/<app>/<path>/{id}/...` -> `/<app>/<path>/{<field>}/...`. */
+export function lookupPath(path: string, field: string): string {
+  return path.replace('{id}', `{${field}}`);
+}
+
+/**
+ * A detail path item's operations on `{<field>}` instead of `{id}`, for a model with a
+ * `lookup_field` (the reference's JobByNameViewSet: `jobs/{name}/`, `extras_jobs_run_create_by_name`).
+ */
+export function byLookupField(item: PathItem, field: string): PathItem {
+  const parameter: Parameter = { name: field, in: 'path', required: true, schema: { type: 'string' } };
+  return Object.fromEntries(Object.entries(item).map(([key, value]) => (key === 'parameters'
+    ? [key, [parameter]]
+    : [key, { ...(value as Operation), operationId: `${String((value as Operation).operationId)}_by_${field}` }])));
+}

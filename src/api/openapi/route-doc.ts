@@ -26,6 +26,8 @@ export type OperationDoc = {
   /** Also takes `limit`, `offset`, `sort`, `depth`, `exclude_m2m` and `include`. */
   paging?: boolean;
   body?: BodyDoc;
+  /** The body as `multipart/form-data` too (fields and files), when the endpoint takes it. */
+  form?: BodyDoc;
   /** Success status and its body (none for 204). */
   ok: [number, BodyDoc | null];
   /** Error statuses beyond 403 (every /api/ path may answer 403). */
