@@ -3,7 +3,11 @@
  * jsonBuffer against the text renderer, interleaved in rounds so a busy machine disturbs both alike.
  *
  *   N=200 ROUNDS=5 node --import tsx bench/render-ab.ts '/api/dcim/devices/?limit=50&depth=1' ...
+ *
+ * `OUT=x.cpuprofile`: a CPU profile of the text renderer's runs alone (all paths).
  */
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { buildBenchApp } from './lib/local-app.js';
 import { benchDatabaseUrl } from './lib/env.js';
 import { listRows } from '../src/ops/read.js';
@@ -28,6 +32,11 @@ function cpu(fn: () => unknown): number {
   return (used.user + used.system) / 1000 / n;
 }
 
+const session = process.env.OUT ? new Session() : null;
+session?.connect();
+await session?.post('Profiler.enable');
+await session?.post('Profiler.setSamplingInterval', { interval: 100 });
+
 for (const path of process.argv.slice(2)) {
   const url = new URL(path, 'http://x');
   const [, , appName, modelPath] = url.pathname.split('/');
@@ -46,6 +55,12 @@ for (const path of process.argv.slice(2)) {
   for (let r = 0; r < rounds; r += 1) {
     a.push(cpu(old));
     b.push(cpu(now));
+  }
+  if (session) {
+    await session.post('Profiler.start');
+    cpu(now);
+    const { profile } = await session.post('Profiler.stop');
+    fs.writeFileSync(process.env.OUT as string, JSON.stringify(profile));
   }
   const med = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)].toFixed(3);
   console.log(`${path}  ${old().length} B  objects+jsonBuffer ${med(a)} ms  text ${med(b)} ms (medians of ${rounds})`);

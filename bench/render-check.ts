@@ -9,7 +9,7 @@ import { buildBenchApp } from './lib/local-app.js';
 import { benchDatabaseUrl } from './lib/env.js';
 import { loadForSerialization } from '../src/ops/serialize/plan.js';
 import { renderRows } from '../src/ops/serialize/render.js';
-import { renderRowTexts } from '../src/ops/serialize/render-text.js';
+import { renderJoined } from '../src/ops/serialize/render-text.js';
 import type { ResolvedModel } from '../src/core/registry/types.js';
 import type { SerializeOptions } from '../src/ops/serialize/plan.js';
 
@@ -28,7 +28,10 @@ for (const model of services.registry.models as readonly ResolvedModel[]) {
     const opts: SerializeOptions = { ...variant, baseUrl: 'http://h\u00e9"st:1' };
     const loaded = await loadForSerialization(services, services.dialect.db, model, rows, opts);
     const want = renderRows(services, loaded, model, rows, opts).map((o) => JSON.stringify(o));
-    const got = renderRowTexts(services, loaded, model, rows, opts);
+    const got = rows.map((row) => renderJoined(services, loaded, model, [row], opts, '', '').toString());
+    const page = renderJoined(services, loaded, model, rows, opts, '[', ']').toString();
+    if (page !== `[${want.join(',')}]`) console.log(`${model.id} ${JSON.stringify(variant)}: the page differs`);
+    differ += page !== `[${want.join(',')}]` ? 1 : 0;
     checked += rows.length;
     want.forEach((w, i) => {
       if (w === got[i]) return;

@@ -78,22 +78,3 @@ export function jsonBuffer(value: unknown, levels = 2): Buffer {
     if (scratch.length > KEPT) scratch = Buffer.allocUnsafe(INITIAL);
   }
 }
-
-/**
- * `head`, the `items` separated by commas, and `tail`, as one Buffer of UTF-8 bytes written
- * piece by piece (a list page's envelope around its rows' texts: no long string is built).
- */
-export function joinedBuffer(head: string, items: readonly string[], tail: string): Buffer {
-  used = 0;
-  try {
-    write(head);
-    for (let i = 0; i < items.length; i += 1) write(i > 0 ? `,${items[i]}` : items[i]);
-    write(tail);
-    const out = Buffer.allocUnsafe(used);
-    scratch.copy(out, 0, 0, used);
-    return out;
-  } finally {
-    used = 0;
-    if (scratch.length > KEPT) scratch = Buffer.allocUnsafe(INITIAL);
-  }
-}

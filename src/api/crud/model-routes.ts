@@ -6,7 +6,7 @@ import { imageFields } from '../../core/registry/image-fields.js';
 import { isMultipart } from '../plugins/multipart.js';
 import { multipartModelBody } from './multipart-body.js';
 import { getRow, listRows } from '../../ops/read.js';
-import { serialize, serializePage, serializeTexts, objectUrl } from '../../ops/serialize/index.js';
+import { serialize, serializePage, serializeOne, objectUrl } from '../../ops/serialize/index.js';
 import { sendCsvList, sendCsvRows } from '../csv/respond-csv.js';
 import { buildOptions, optionsJsonText } from '../metadata/options.js';
 import { queryParams, requestGeneration, toRequestContext } from '../request-context.js';
@@ -129,7 +129,7 @@ async function detailBody(ctx: Ctx, key: string, rc: RequestContext, params: Par
   const { services, req, model } = ctx;
   const row = await getRow(services, rc, model, key, params, 'view', services.dialect.db);
   const opts = serializeOptions(params, rc.baseUrl, { method: req.method, generation: requestGeneration(services.dialect, req) });
-  return Buffer.from((await serializeTexts(services, services.dialect.db, model, [row], opts))[0]);
+  return serializeOne(services, services.dialect.db, model, row, opts);
 }
 
 function routeName(model: ResolvedModel, kind: 'list' | 'detail'): string {

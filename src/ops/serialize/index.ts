@@ -1,8 +1,7 @@
 import { loadForSerialization } from './plan.js';
 import { reuseLoaded } from './preloaded.js';
 import { renderRows } from './render.js';
-import { renderRowTexts } from './render-text.js';
-import { joinedBuffer } from '../../core/json-buffer.js';
+import { renderJoined } from './render-text.js';
 import type { Exec } from '../../db/store.js';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { Services } from '../services.js';
@@ -29,12 +28,12 @@ export type PageEnvelope = { count: number; next: string | null; previous: strin
 /** A list page as JSON bytes: the envelope and the rows rendered at `opts.depth` (JSON.stringify's text, without the objects). */
 export function renderPage(services: Services, loaded: Loaded, model: ResolvedModel, rows: Row[], opts: SerializeOptions, envelope: PageEnvelope): Buffer {
   const head = `{"count":${JSON.stringify(envelope.count)},"next":${JSON.stringify(envelope.next)},"previous":${JSON.stringify(envelope.previous)},"results":[`;
-  return joinedBuffer(head, renderRowTexts(services, loaded, model, rows, opts), ']}');
+  return renderJoined(services, loaded, model, rows, opts, head, ']}');
 }
 
-/** Rows loaded and rendered as JSON texts, one per row (as `serialize`, without the objects). */
-export async function serializeTexts(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions): Promise<string[]> {
-  return renderRowTexts(services, await load(services, exec, model, rows, opts), model, rows, opts);
+/** One row loaded and rendered as JSON bytes (as `serialize`, without the object). */
+export async function serializeOne(services: Services, exec: Exec, model: ResolvedModel, row: Row, opts: SerializeOptions): Promise<Buffer> {
+  return renderJoined(services, await load(services, exec, model, [row], opts), model, [row], opts, '', '');
 }
 
 /** A list page as JSON bytes, its related data loaded first. */

@@ -1,4 +1,5 @@
 import { renderRowId } from '../../core/registry/row-id.js';
+import { TextSink } from '../../core/text-sink.js';
 import { commonEmitter, emitterFor, isShown, objectUrl, renderState } from './render.js';
 import type { ResolvedField, ResolvedModel, Row } from '../../core/registry/types.js';
 import type { Services } from '../services.js';
@@ -6,23 +7,24 @@ import type { Loaded, SerializeOptions } from './plan.js';
 import type { RenderState } from './render.js';
 
 /**
- * Rows rendered straight to JSON text (issue 22): the text `JSON.stringify(renderObject(...))`
- * gives, without the objects. Keys and the brief objects' constant parts are written once per
- * rendering; a nested object's text is made once and repeated wherever it recurs. Scalars go
+ * Rows rendered straight to JSON bytes (issue 22): the text `JSON.stringify(renderObject(...))`
+ * gives, without the objects. Keys and the brief objects' constant parts are made once per
+ * rendering; a nested object is encoded once and its bytes copied wherever it recurs. Scalars go
  * through the object renderer's emitters and `JSON.stringify`, so every value is the same.
  */
 
-/** One shown field's text: undefined leaves the key out (as JSON.stringify does an undefined value). */
+/** A scalar field's text: undefined leaves the key out (as JSON.stringify does an undefined value). */
 type TextEmit = (row: Row, depth: number) => string | undefined;
 
-/** A shown field: its `"name":` text and its emitter. */
-type TextPlan = { key: string; emit: TextEmit };
+/** A shown field: its key text (`"name":`) and either its scalar text or a writer of its (structured) value. */
+type TextPlan = { key: string; text?: TextEmit; write?: (row: Row, depth: number) => void };
 
 type TextState = {
   base: RenderState;
+  sink: TextSink;
   plans: Map<string, TextPlan[]>;
-  /** Nested objects' texts by `${model} ${id} ${depth}`. */
-  nested: Map<string, string>;
+  /** Byte spans of nested objects already written, by depth and row (`generic`: with `generic_foreign_key`). */
+  spans: Map<string, Map<Row, [number, number]>>;
   /** Per target model: the brief object's text of an id. */
   briefs: Map<ResolvedModel, (id: string) => string>;
 };
@@ -46,100 +48,125 @@ function briefOf(state: TextState, target: ResolvedModel): (id: string) => strin
   return brief;
 }
 
-/** A related object's text: in full while depth remains (and its row is loaded), else brief. */
-function refText(state: TextState, target: ResolvedModel, id: unknown, depth: number): string {
-  if (typeof id !== 'string') return 'null';
+/** Writes a related object: in full while depth remains (and its row is loaded), else brief. */
+function writeRef(state: TextState, target: ResolvedModel, id: unknown, depth: number, generic = false): void {
+  if (typeof id !== 'string') return state.sink.add('null');
   if (depth > 0) {
     const row = state.base.loaded.loader.get(target.id, id);
-    if (row) return nestedText(state, target, row, depth - 1);
+    if (row) return writeNested(state, target, row, depth - 1, generic);
   }
-  return briefOf(state, target)(id);
+  state.sink.add(briefOf(state, target)(id));
 }
 
-/** A generic relation's text, as `renderGeneric` renders it. */
-function genericText(state: TextState, field: ResolvedField, row: Row, depth: number, top: boolean): string {
+/** A generic relation, as `renderGeneric` renders it (a nested target gains `generic_foreign_key: true`). */
+function writeGeneric(state: TextState, field: ResolvedField, row: Row, depth: number, top: boolean): void {
   const target = state.base.services.registry.find(String(row[`${field.name}_type`] ?? ''));
   const id = row[`${field.name}_id`];
-  if (!target || typeof id !== 'string') return 'null';
-  if ((top || depth > 0) && !state.base.loaded.loader.get(target.id, id)) return 'null';
-  const text = refText(state, target, id, depth);
-  if (depth <= 0) return text;
-  return `${text.length > 2 ? `${text.slice(0, -1)},` : '{'}"generic_foreign_key":true}`;
+  if (!target || typeof id !== 'string') return state.sink.add('null');
+  if ((top || depth > 0) && !state.base.loaded.loader.get(target.id, id)) return state.sink.add('null');
+  writeRef(state, target, id, depth, true);
 }
 
-/** The text emitter of a relation field (references, to-many lists); undefined for the others. */
-function relationEmitter(state: TextState, model: ResolvedModel, field: ResolvedField, top: boolean): TextEmit | undefined {
+/** The writer of a relation field (references, to-many lists); undefined for the others. */
+function relationWriter(state: TextState, model: ResolvedModel, field: ResolvedField, top: boolean): TextPlan['write'] {
   const { registry } = state.base.services;
   const relation = field.behaviour.relation;
   if (relation === 'fk') {
     const target = registry.get(field.to as string);
     const column = field.column as string;
-    return (row, depth) => refText(state, target, row[column], depth);
+    return (row, depth) => writeRef(state, target, row[column], depth);
   }
-  if (relation === 'generic') return (row, depth) => genericText(state, field, row, depth, top);
+  if (relation === 'generic') return (row, depth) => writeGeneric(state, field, row, depth, top);
   if (relation === 'm2m') {
     const target = registry.get(field.to as string);
     const links = state.base.loaded.links.get(`${model.id}.${field.name}`);
     return (row, depth) => {
-      const ids = links?.get(row.id);
-      if (!ids || ids.length === 0) return '[]';
-      let out = '[';
-      for (let i = 0; i < ids.length; i += 1) out += (i > 0 ? ',' : '') + refText(state, target, ids[i], depth);
-      return `${out}]`;
+      const ids = links?.get(row.id) ?? [];
+      state.sink.add('[');
+      for (let i = 0; i < ids.length; i += 1) {
+        if (i > 0) state.sink.add(',');
+        writeRef(state, target, ids[i], depth);
+      }
+      state.sink.add(']');
     };
   }
   return undefined;
 }
 
-/** Text emitters of the URL fields (constant prefixes); undefined for the others. */
-function urlEmitter(state: TextState, model: ResolvedModel, field: ResolvedField): TextEmit | undefined {
+/** Texts of the URL fields (constant prefixes); undefined for the others. */
+function urlText(state: TextState, model: ResolvedModel, field: ResolvedField): TextEmit | undefined {
   const prefix = `"${inString(objectUrl(state.base.opts.baseUrl, model, '')).slice(0, -1)}`;
   if (field.name === 'url') return (row) => `${prefix}${inString(row.id)}/"`;
   if (field.name === 'notes_url' && field.common) return (row) => `${prefix}${inString(row.id)}/notes/"`;
   return undefined;
 }
 
-/** The text emitter of one shown field, in the object renderer's order of precedence. */
-function textEmitter(state: TextState, model: ResolvedModel, field: ResolvedField, top: boolean): TextEmit {
+/** The plan of one shown field, in the object renderer's order of precedence. */
+function planOf(state: TextState, model: ResolvedModel, field: ResolvedField, top: boolean): TextPlan {
+  const key = `${JSON.stringify(field.name)}:`;
   const plain = !state.base.loaded.computed.has(`${model.id}.${field.name}`) && field.kind !== 'computed';
   const common = plain ? commonEmitter(state.base, model, field) : undefined;
-  const special = plain && (common ? urlEmitter(state, model, field) : relationEmitter(state, model, field, top));
-  if (special) return special;
-  const emit = common ?? emitterFor(state.base, model, field, top);
-  return (row, depth) => JSON.stringify(emit(row, depth));
+  if (common) return { key, text: urlText(state, model, field) ?? ((row, depth) => JSON.stringify(common(row, depth))) };
+  const write = plain ? relationWriter(state, model, field, top) : undefined;
+  if (write) return { key, write };
+  const emit = emitterFor(state.base, model, field, top);
+  return { key, text: (row, depth) => JSON.stringify(emit(row, depth)) };
 }
 
 function textPlans(state: TextState, model: ResolvedModel, top: boolean): TextPlan[] {
   const id = `${model.id}|${top}`;
   let plans = state.plans.get(id);
   if (!plans) {
-    plans = model.fields.filter((field) => isShown(state.base, field, top)).map((field) => ({ key: `${JSON.stringify(field.name)}:`, emit: textEmitter(state, model, field, top) }));
+    plans = model.fields.filter((field) => isShown(state.base, field, top)).map((field) => planOf(state, model, field, top));
     state.plans.set(id, plans);
   }
   return plans;
 }
 
-function objectText(state: TextState, model: ResolvedModel, row: Row, depth: number, top: boolean): string {
-  let out = '';
+/** Writes one object; `extra` is a last key and value (`"name":value`) added inside it. */
+function writeObject(state: TextState, model: ResolvedModel, row: Row, depth: number, top: boolean, extra?: string): void {
+  const { sink } = state;
+  let first = true;
   for (const plan of textPlans(state, model, top)) {
-    const value = plan.emit(row, depth);
-    if (value !== undefined) out += (out === '' ? '{' : ',') + plan.key + value;
+    if (plan.write) {
+      sink.add(first ? `{${plan.key}` : `,${plan.key}`);
+      plan.write(row, depth);
+    } else {
+      const value = (plan.text as TextEmit)(row, depth);
+      if (value === undefined) continue;
+      sink.add(first ? `{${plan.key}${value}` : `,${plan.key}${value}`);
+    }
+    first = false;
   }
-  return out === '' ? '{}' : `${out}}`;
+  if (extra !== undefined) sink.add(first ? `{${extra}}` : `,${extra}}`);
+  else sink.add(first ? '{}' : '}');
 }
 
-function nestedText(state: TextState, model: ResolvedModel, row: Row, depth: number): string {
-  const key = `${model.id} ${row.id} ${depth}`;
-  let text = state.nested.get(key);
-  if (text === undefined) {
-    text = objectText(state, model, row, depth, false);
-    state.nested.set(key, text);
-  }
-  return text;
+/** A related object rendered in full below the top level: written once, its bytes copied where it recurs. */
+function writeNested(state: TextState, model: ResolvedModel, row: Row, depth: number, generic: boolean): void {
+  const name = `${depth}${generic ? 'g' : ''}`;
+  let spans = state.spans.get(name);
+  if (!spans) state.spans.set(name, (spans = new Map()));
+  const span = spans.get(row);
+  if (span) return state.sink.repeat(span[0], span[1]);
+  const start = state.sink.mark();
+  writeObject(state, model, row, depth, false, generic ? '"generic_foreign_key":true' : undefined);
+  spans.set(row, [start, state.sink.mark()]);
 }
 
-/** Each row's JSON text at `opts.depth`: `JSON.stringify(renderRows(...)[i])`. */
-export function renderRowTexts(services: Services, loaded: Loaded, model: ResolvedModel, rows: Row[], opts: SerializeOptions): string[] {
-  const state: TextState = { base: renderState(services, loaded, opts), plans: new Map(), nested: new Map(), briefs: new Map() };
-  return rows.map((row) => objectText(state, model, row, opts.depth, true));
+/** Rendering is synchronous: one sink (and its buffer) serves every rendering. */
+const SINK = new TextSink();
+
+/** The rows' JSON texts at `opts.depth`, separated by commas, between `head` and `tail`, as bytes. */
+export function renderJoined(services: Services, loaded: Loaded, model: ResolvedModel, rows: Row[], opts: SerializeOptions, head: string, tail: string): Buffer {
+  const state: TextState = { base: renderState(services, loaded, opts), sink: SINK, plans: new Map(), spans: new Map(), briefs: new Map() };
+  SINK.reset();
+  SINK.add(head);
+  rows.forEach((row, i) => {
+    if (i > 0) state.sink.add(',');
+    writeObject(state, model, row, opts.depth, true);
+    state.sink.flush();
+  });
+  state.sink.add(tail);
+  return state.sink.take();
 }
