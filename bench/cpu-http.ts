@@ -7,10 +7,15 @@
  *
  *   DATABASE_URL=sqlite:bench/.data/bench.sqlite3 N=200 node --import tsx bench/cpu-http.ts '/api/dcim/locations/?limit=50' ...
  *
+ * `FLOOR=1` also measures, after each path, the bench's floor (floor-server.ts, a bare route
+ * answering that path's bytes) the same way, and prints the ratio of the two CPU figures.
+ *
  * `POST=<json>` posts that body instead (`{i}` in it is replaced by a unique text per request);
  * `DELETE_AFTER=1` then deletes what each POST made (its CPU counted apart, not reported).
  */
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { BENCH_TOKEN, BENCH_USER, benchDatabaseUrl } from './lib/env.js';
 import { startChild } from './lib/server.js';
 
@@ -34,31 +39,52 @@ const server = await startChild({
 });
 
 /** One request; the CPU ms it cost the server (a clean-up DELETE after it left out). */
-async function once(path: string, i: number): Promise<{ status: number; ms: number }> {
+async function once(route: string, i: number, target = server): Promise<{ status: number; ms: number; text: string }> {
   const body = post?.replaceAll('{i}', `${Date.now().toString(36)}-${i}`);
-  const before = processCpuMs(server.pid);
-  const res = await fetch(server.url + path, { method: post === undefined ? 'GET' : 'POST', headers, body });
+  const before = processCpuMs(target.pid);
+  const res = await fetch(target.url + route, { method: post === undefined ? 'GET' : 'POST', headers, body });
   const text = await res.text();
-  const ms = processCpuMs(server.pid) - before;
+  const ms = processCpuMs(target.pid) - before;
   if (post !== undefined && process.env.DELETE_AFTER && res.ok) {
     const made = JSON.parse(text) as { id: string }[];
-    const del = await fetch(server.url + path, { method: 'DELETE', headers, body: JSON.stringify(made.map((o) => ({ id: o.id }))) });
+    const del = await fetch(server.url + route, { method: 'DELETE', headers, body: JSON.stringify(made.map((o) => ({ id: o.id }))) });
     await del.arrayBuffer();
   }
-  return { status: res.status, ms };
+  return { status: res.status, ms, text };
+}
+
+/** Mean server CPU ms of `route` over n requests after 20 unmeasured ones; the last status and body. */
+async function measure(route: string, target = server): Promise<{ ms: number; status: number; text: string }> {
+  for (let i = 0; i < 20; i += 1) await once(route, i, target);
+  let spent = 0;
+  let last = { status: 0, text: '' };
+  for (let i = 0; i < n; i += 1) {
+    const one = await once(route, i, target);
+    spent += one.ms;
+    last = one;
+  }
+  return { ...last, ms: spent / n };
+}
+
+/** The floor's CPU ms per request answering `body` at `route`. */
+async function floorMs(route: string, body: string): Promise<number> {
+  const file = path.join(os.tmpdir(), `cpu-http-floor-${process.pid}.json`);
+  fs.writeFileSync(file, body);
+  const floor = await startChild({ script: 'bench/floor-server.ts', args: [file, route.split('?')[0]], env: {}, healthPath: '/health/' });
+  try {
+    return (await measure(route, floor)).ms;
+  } finally {
+    await floor.stop();
+    fs.rmSync(file, { force: true });
+  }
 }
 
 try {
-  for (const path of process.argv.slice(2)) {
-    for (let i = 0; i < 20; i += 1) await once(path, i);
-    let spent = 0;
-    let status = 0;
-    for (let i = 0; i < n; i += 1) {
-      const one = await once(path, i);
-      spent += one.ms;
-      status = one.status;
-    }
-    console.log(`${path}  status ${status}  server CPU ${(spent / n).toFixed(2)} ms/req`);
+  for (const route of process.argv.slice(2)) {
+    const { ms, status, text } = await measure(route);
+    const floor = process.env.FLOOR && post === undefined ? await floorMs(route, text) : null;
+    const vs = floor === null ? '' : `  floor ${floor.toFixed(2)} ms/req  ratio ${(ms / floor).toFixed(1)}x`;
+    console.log(`${route}  status ${status}  server CPU ${ms.toFixed(2)} ms/req${vs}`);
   }
 } finally {
   await server.stop();

@@ -1,5 +1,4 @@
 import { MethodNotAllowedError, NotFoundError } from '../../core/errors.js';
-import { jsonBuffer } from '../../core/json-buffer.js';
 import { bulkDelete, bulkUpdate, createObjects, deleteObject, updateObject } from '../../ops/crud.js';
 import { requirePermission } from '../../ops/permissions.js';
 import { removeUploads } from '../../ops/media/store-upload.js';
@@ -7,7 +6,7 @@ import { imageFields } from '../../core/registry/image-fields.js';
 import { isMultipart } from '../plugins/multipart.js';
 import { multipartModelBody } from './multipart-body.js';
 import { getRow, listRows } from '../../ops/read.js';
-import { serialize, objectUrl } from '../../ops/serialize/index.js';
+import { serialize, serializePage, serializeOne, objectUrl } from '../../ops/serialize/index.js';
 import { sendCsvList, sendCsvRows } from '../csv/respond-csv.js';
 import { buildOptions, optionsJsonText } from '../metadata/options.js';
 import { queryParams, requestGeneration, toRequestContext } from '../request-context.js';
@@ -17,7 +16,8 @@ import { ResponseCache } from './response-cache.js';
 import { sendEmpty, sendJson, sendJsonText } from './respond.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
-import type { Services } from '../../ops/services.js';
+import type { RequestContext, Services } from '../../ops/services.js';
+import type { Params } from './query.js';
 
 export const LIST_ALLOW = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
 export const DETAIL_ALLOW = 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
@@ -99,11 +99,11 @@ async function render(ctx: Ctx, rows: Row[], opts: { omitCounts?: boolean } = {}
 }
 
 /** A GET body from the response cache, or rendered by `build` and kept there. */
-async function cachedGet(ctx: Ctx, build: () => Promise<unknown>) {
+async function cachedGet(ctx: Ctx, build: () => Promise<Buffer>) {
   const key = await ctx.cache.keyFor(ctx.req);
   let body = ctx.cache.get(key);
   if (body === undefined) {
-    body = jsonBuffer(await build());
+    body = await build();
     await ctx.cache.set(key, body);
   }
   return sendJsonText(ctx.reply, 200, body);
@@ -120,9 +120,16 @@ async function listBody(ctx: Ctx) {
   const paging = parsePaging(params, ctx.services.config);
   const opts = serializeOptions(params, rc.baseUrl, { method: ctx.req.method, generation: requestGeneration(ctx.services.dialect, ctx.req) });
   const { count, rows } = await listRows(ctx.services, rc, ctx.model, { params, ...paging, sort: params.get('sort')?.at(-1) });
-  const results = await serialize(ctx.services, ctx.services.dialect.db, ctx.model, rows, opts);
   const links = pageLinks({ base: rc.baseUrl, path: new URL(ctx.req.url, 'http://x').pathname, params, count, ...paging });
-  return { count, next: links.next, previous: links.previous, results };
+  return serializePage(ctx.services, ctx.services.dialect.db, ctx.model, rows, opts, { count, next: links.next, previous: links.previous });
+}
+
+/** One object's GET body: its JSON text as bytes. */
+async function detailBody(ctx: Ctx, key: string, rc: RequestContext, params: Params): Promise<Buffer> {
+  const { services, req, model } = ctx;
+  const row = await getRow(services, rc, model, key, params, 'view', services.dialect.db);
+  const opts = serializeOptions(params, rc.baseUrl, { method: req.method, generation: requestGeneration(services.dialect, req) });
+  return serializeOne(services, services.dialect.db, model, row, opts);
 }
 
 function routeName(model: ResolvedModel, kind: 'list' | 'detail'): string {
@@ -167,7 +174,7 @@ async function handleDetail(ctx: Ctx) {
   const params = queryParams(req);
   switch (req.method) {
     case 'GET': case 'HEAD': {
-      if (!req.wantsCsv) return cachedGet(ctx, async () => (await render(ctx, [await getRow(services, rc, model, key, params, 'view', services.dialect.db)]))[0]);
+      if (!req.wantsCsv) return cachedGet(ctx, () => detailBody(ctx, key, rc, params));
       const row = await getRow(services, rc, model, key, params, 'view', services.dialect.db);
       return sendCsvRows(services, req, reply, model, [row], { status: 200 });
     }

@@ -1,10 +1,11 @@
 import { loadForSerialization } from './plan.js';
 import { reuseLoaded } from './preloaded.js';
 import { renderRows } from './render.js';
+import { renderJoined } from './render-text.js';
 import type { Exec } from '../../db/store.js';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { Services } from '../services.js';
-import type { SerializeOptions } from './plan.js';
+import type { Loaded, SerializeOptions } from './plan.js';
 
 export type { SerializeOptions } from './plan.js';
 export { objectUrl } from './render.js';
@@ -14,6 +15,28 @@ export { objectUrl } from './render.js';
  * a write returns: what its change log loaded is reused, see preloaded.ts).
  */
 export async function serialize(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions) {
-  const loaded = (await reuseLoaded(services, exec, model, rows, opts)) ?? (await loadForSerialization(services, exec, model, rows, opts));
-  return renderRows(services, loaded, model, rows, opts);
+  return renderRows(services, await load(services, exec, model, rows, opts), model, rows, opts);
+}
+
+async function load(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions): Promise<Loaded> {
+  return (await reuseLoaded(services, exec, model, rows, opts)) ?? (await loadForSerialization(services, exec, model, rows, opts));
+}
+
+/** The list envelope around the rendered rows. */
+export type PageEnvelope = { count: number; next: string | null; previous: string | null };
+
+/** A list page as JSON bytes: the envelope and the rows rendered at `opts.depth` (JSON.stringify's text, without the objects). */
+export function renderPage(services: Services, loaded: Loaded, model: ResolvedModel, rows: Row[], opts: SerializeOptions, envelope: PageEnvelope): Buffer {
+  const head = `{"count":${JSON.stringify(envelope.count)},"next":${JSON.stringify(envelope.next)},"previous":${JSON.stringify(envelope.previous)},"results":[`;
+  return renderJoined(services, loaded, model, rows, opts, head, ']}');
+}
+
+/** One row loaded and rendered as JSON bytes (as `serialize`, without the object). */
+export async function serializeOne(services: Services, exec: Exec, model: ResolvedModel, row: Row, opts: SerializeOptions): Promise<Buffer> {
+  return renderJoined(services, await load(services, exec, model, [row], opts), model, [row], opts, '', '');
+}
+
+/** A list page as JSON bytes, its related data loaded first. */
+export async function serializePage(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, envelope: PageEnvelope): Promise<Buffer> {
+  return renderPage(services, await load(services, exec, model, rows, opts), model, rows, opts, envelope);
 }

@@ -21,7 +21,7 @@ type FieldPlan = { name: string; emit: Emit };
  * objects already rendered (a related object shared by many rows is rendered once and the same
  * object is placed in each; nothing downstream mutates rendered objects).
  */
-type RenderState = { services: Services; loaded: Loaded; opts: SerializeOptions; plans: Map<string, FieldPlan[]>; nested: Map<string, Record<string, unknown>>; nestedSet?: WeakSet<object> };
+export type RenderState = { services: Services; loaded: Loaded; opts: SerializeOptions; plans: Map<string, FieldPlan[]>; nested: Map<string, Record<string, unknown>>; nestedSet?: WeakSet<object> };
 
 /** Empty value of an overridable common field when its loader gave nothing for a row. */
 function computedDefault(name: string): () => unknown {
@@ -54,7 +54,7 @@ function renderGeneric(state: RenderState, field: ResolvedField, row: Row, depth
 }
 
 /** Emitters of the fields every model shares (identity, display, URLs, custom data); undefined for the others. */
-function commonEmitter(state: RenderState, model: ResolvedModel, field: ResolvedField): Emit | undefined {
+export function commonEmitter(state: RenderState, model: ResolvedModel, field: ResolvedField): Emit | undefined {
   const { loader } = state.loaded;
   const { baseUrl } = state.opts;
   switch (field.name) {
@@ -102,7 +102,7 @@ function valueEmitter(state: RenderState, model: ResolvedModel, field: ResolvedF
 }
 
 /** The emitter of one shown field: an extension's computed value first, then the common fields, then by kind. */
-function emitterFor(state: RenderState, model: ResolvedModel, field: ResolvedField, top: boolean): Emit {
+export function emitterFor(state: RenderState, model: ResolvedModel, field: ResolvedField, top: boolean): Emit {
   const key = `${model.id}.${field.name}`;
   const computed = state.loaded.computed.get(key);
   if (computed) {
@@ -114,7 +114,7 @@ function emitterFor(state: RenderState, model: ResolvedModel, field: ResolvedFie
 }
 
 /** Whether a field appears in this rendering (nested objects drop derived and opt-in keys, and to-many ones not declared `nested`). */
-function isShown(state: RenderState, field: ResolvedField, top: boolean): boolean {
+export function isShown(state: RenderState, field: ResolvedField, top: boolean): boolean {
   if (field.write_only || field.hidden) return false;
   if (field.opt_in) return top && !!state.opts.include?.has(field.opt_in);
   const relation = field.behaviour.relation;
@@ -155,7 +155,7 @@ export function renderObject(state: RenderState, model: ResolvedModel, row: Row,
   return out;
 }
 
-function renderState(services: Services, loaded: Loaded, opts: SerializeOptions, trackNested = false): RenderState {
+export function renderState(services: Services, loaded: Loaded, opts: SerializeOptions, trackNested = false): RenderState {
   return { services, loaded, opts, plans: new Map(), nested: new Map(), ...(trackNested ? { nestedSet: new WeakSet<object>() } : {}) };
 }
 

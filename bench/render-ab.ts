@@ -1,0 +1,68 @@
+/**
+ * Issue 22: CPU of rendering one page (loads done beforehand) by the object renderer plus
+ * jsonBuffer against the text renderer, interleaved in rounds so a busy machine disturbs both alike.
+ *
+ *   N=200 ROUNDS=5 node --import tsx bench/render-ab.ts '/api/dcim/devices/?limit=50&depth=1' ...
+ *
+ * `OUT=x.cpuprofile`: a CPU profile of the text renderer's runs alone (all paths).
+ */
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { buildBenchApp } from './lib/local-app.js';
+import { benchDatabaseUrl } from './lib/env.js';
+import { listRows } from '../src/ops/read.js';
+import { loadForSerialization } from '../src/ops/serialize/plan.js';
+import { renderRows } from '../src/ops/serialize/render.js';
+import { renderPage } from '../src/ops/serialize/index.js';
+import { jsonBuffer } from '../src/core/json-buffer.js';
+import { parsePaging, serializeOptions } from '../src/api/crud/query.js';
+import type { Params } from '../src/ops/filters/apply.js';
+
+const n = Number(process.env.N || 200);
+const rounds = Number(process.env.ROUNDS || 5);
+const app = await buildBenchApp(benchDatabaseUrl(), { migrate: false });
+const { services } = app;
+const actor = { id: 'bench', username: 'bench', is_superuser: true, is_active: true, permissions: [], write_enabled: true };
+const rc = { actor, requestId: 'x', baseUrl: 'http://127.0.0.1:8080', routeName: '' };
+
+function cpu(fn: () => unknown): number {
+  const before = process.cpuUsage();
+  for (let i = 0; i < n; i += 1) fn();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / n;
+}
+
+const session = process.env.OUT ? new Session() : null;
+session?.connect();
+await session?.post('Profiler.enable');
+await session?.post('Profiler.setSamplingInterval', { interval: 100 });
+
+for (const path of process.argv.slice(2)) {
+  const url = new URL(path, 'http://x');
+  const [, , appName, modelPath] = url.pathname.split('/');
+  const model = services.registry.byAppPath(appName, modelPath);
+  if (!model) throw new Error(`no model at ${path}`);
+  const params: Params = new Map();
+  for (const [k, v] of url.searchParams) params.set(k, [...(params.get(k) ?? []), v]);
+  const opts = serializeOptions(params, rc.baseUrl, { method: 'GET' });
+  const { rows, count } = await listRows(services, rc, model, { params, ...parsePaging(params, services.config) });
+  const loaded = await loadForSerialization(services, services.dialect.db, model, rows, opts);
+  const envelope = { count, next: null, previous: null };
+  const old = () => jsonBuffer({ ...envelope, results: renderRows(services, loaded, model, rows, opts) });
+  const now = () => renderPage(services, loaded, model, rows, opts, envelope);
+  if (!old().equals(now())) throw new Error(`${path}: the texts differ`);
+  const [a, b]: number[][] = [[], []];
+  for (let r = 0; r < rounds; r += 1) {
+    a.push(cpu(old));
+    b.push(cpu(now));
+  }
+  if (session) {
+    await session.post('Profiler.start');
+    cpu(now);
+    const { profile } = await session.post('Profiler.stop');
+    fs.writeFileSync(process.env.OUT as string, JSON.stringify(profile));
+  }
+  const med = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)].toFixed(3);
+  console.log(`${path}  ${old().length} B  objects+jsonBuffer ${med(a)} ms  text ${med(b)} ms (medians of ${rounds})`);
+}
+await app.close();

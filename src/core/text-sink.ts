@@ -1,0 +1,66 @@
+/**
+ * Where a rendering writes its JSON text (issue 22): short pieces are gathered into a string and
+ * written into one reused byte buffer in runs (each UTF-8 encoding call has a fixed cost), and a
+ * span written earlier can be written again by copying its bytes: a related object that recurs
+ * on a page is encoded once. Rendering is synchronous, so one scratch buffer serves every call.
+ */
+const INITIAL = 256 * 1024;
+/** A scratch grown past this for one very large body is let go afterwards, not kept for ever. */
+const KEPT = 8 * 1024 * 1024;
+
+export class TextSink {
+  private buf = Buffer.allocUnsafe(INITIAL);
+  private used = 0;
+  private pending = '';
+
+  /** Starts a new body (what an unfinished one held is dropped). */
+  reset(): void {
+    this.used = 0;
+    this.pending = '';
+  }
+
+  add(text: string): void {
+    this.pending += text;
+  }
+
+  /** Writes what was gathered into the buffer. */
+  flush(): void {
+    if (this.pending === '') return;
+    this.room(this.pending.length * 3);
+    this.used += this.buf.write(this.pending, this.used);
+    this.pending = '';
+  }
+
+  /** The byte offset the next piece goes to (everything gathered written first). */
+  mark(): number {
+    this.flush();
+    return this.used;
+  }
+
+  /** Writes bytes [start, end) of this body again. */
+  repeat(start: number, end: number): void {
+    this.flush();
+    this.room(end - start);
+    this.buf.copyWithin(this.used, start, end);
+    this.used += end - start;
+  }
+
+  /** The body's bytes (a copy); the sink is empty again. */
+  take(): Buffer {
+    this.flush();
+    const out = Buffer.allocUnsafe(this.used);
+    this.buf.copy(out, 0, 0, this.used);
+    this.used = 0;
+    if (this.buf.length > KEPT) this.buf = Buffer.allocUnsafe(INITIAL);
+    return out;
+  }
+
+  private room(bytes: number): void {
+    if (this.buf.length - this.used >= bytes) return;
+    let size = this.buf.length * 2;
+    while (size < this.used + bytes) size *= 2;
+    const bigger = Buffer.allocUnsafe(size);
+    this.buf.copy(bigger, 0, 0, this.used);
+    this.buf = bigger;
+  }
+}
