@@ -22,7 +22,7 @@ import { discover } from './lib/catalog.js';
 import { BENCH_DIR, BENCH_TOKEN, BENCH_USER, benchDatabaseUrl } from './lib/env.js';
 import { loadFixtures } from './lib/fixtures.js';
 import { drive } from './lib/load.js';
-import { readMemory, watchMemory } from './lib/memory.js';
+import { mainThreadMs, readMemory, watchMemory } from './lib/memory.js';
 import { readScenarios, countKey, DATASET_LISTS } from './lib/scenarios.js';
 import { startChild } from './lib/server.js';
 import { measureDetailDuringJob } from './lib/during-job.js';
@@ -44,12 +44,12 @@ async function main(): Promise<void> {
   const server = await startChild({ script: 'src/server.ts', env, healthPath: '/health/' });
   const rows: string[] = [];
   let overall = 0;
-  const report = async (phase: string, peakMb: number) => {
+  const report = async (phase: string, peakMb: number, cpuMs = NaN) => {
     if (process.env.PROBE_CMD) fs.writeFileSync(process.env.PROBE_CMD, JSON.stringify({ tag: phase, gc: process.env.PROBE_GC === '1', snap: (process.env.PROBE_SNAP ?? '').split(',').includes(phase) }));
     if (process.env.PROBE) process.kill(server.pid, 'SIGUSR2');
     const now = readMemory(server.pid)?.rssMb ?? NaN;
     overall = Math.max(overall, peakMb, now);
-    const line = `${phase.padEnd(28)} RSS ${now.toFixed(0).padStart(4)} MB  peak ${peakMb.toFixed(0).padStart(4)} MB`;
+    const line = `${phase.padEnd(28)} RSS ${now.toFixed(0).padStart(4)} MB  peak ${peakMb.toFixed(0).padStart(4)} MB${Number.isNaN(cpuMs) ? '' : `  main thread ${cpuMs.toFixed(0)} CPU ms`}`;
     rows.push(line);
     console.log(line);
     await pause(300);
@@ -57,8 +57,9 @@ async function main(): Promise<void> {
   const phase = async (name: string, run: () => Promise<unknown>) => {
     if (only && !only.has(name)) return;
     const mem = watchMemory(server.pid, 20);
+    const cpu = mainThreadMs(server.pid);
     await run();
-    await report(name, mem.stop().peakMb);
+    await report(name, mem.stop().peakMb, mainThreadMs(server.pid) - cpu);
   };
   try {
     await report('started', readMemory(server.pid)?.hwmMb ?? NaN);

@@ -30,6 +30,7 @@ import { closeQueueEngine, startQueueEngine } from '../queue/index.js';
 import { registerChangeStream } from './stream/change-stream.js';
 import { registerJobsPlatform } from '../jobs/index.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { registerIdleCollection } from './plugins/idle-collection.js';
 import { registerUi } from '../ui/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
@@ -74,6 +75,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   app.decorate('services', services);
   const cache = new ResponseCache(dialect, config.responseCacheMb * 1024 * 1024);
   if (opts.logger) registerRequestLog(app);
+  registerIdleCollection(app, config.idleGcMs);
   registerMetrics(app, services, cache);
   registerErrorHandler(app);
   registerBodyParsers(app, config.limits);

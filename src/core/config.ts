@@ -16,6 +16,8 @@ export type Config = {
   superuser?: { name: string; password?: string; token?: string };
   /** Megabytes of rendered GET responses kept until the next write (0 turns the cache off). */
   responseCacheMb: number;
+  /** Milliseconds without a request after which grown memory is collected and given back (IDLE_GC_MS; 0: off). */
+  idleGcMs: number;
   /** SQLite: megabytes of pages each connection keeps in memory (SQLITE_CACHE_MB; the service's connection and each job thread's). */
   sqliteCacheMb: number;
   /** Levels of objects a GraphQL query may nest (0: no maximum). */
@@ -136,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL || 'info',
     workers: toInt(env.WORKERS, 1, 'WORKERS') || 1,
     responseCacheMb: toInt(env.RESPONSE_CACHE_MB, 64, 'RESPONSE_CACHE_MB'),
+    idleGcMs: toInt(env.IDLE_GC_MS, 2000, 'IDLE_GC_MS'),
     sqliteCacheMb: toPositive(env.SQLITE_CACHE_MB, 16, 'SQLITE_CACHE_MB'),
     graphqlMaxDepth: toInt(env.GRAPHQL_MAX_DEPTH, 10, 'GRAPHQL_MAX_DEPTH'),
     graphqlMaxNodes: toInt(env.GRAPHQL_MAX_NODES, 100_000, 'GRAPHQL_MAX_NODES'),
