@@ -159,6 +159,8 @@ async function main(): Promise<number> {
       server: { startRssMb, peakRssMb: Math.max(startRssMb, seedPeak ?? 0), seedPeakRssMb: seedPeak }, totalSeconds: 0, notes,
     };
     if (!opts.guardOnly) await measureAll({ server, client, catalog, fixtures, scenarios, statements, opts, results });
+    // Steady: the service at rest, 5 s after the last request (IDLE_GC_MS gives memory back after 2 s).
+    if (!opts.guardOnly) await new Promise((resolve) => setTimeout(resolve, 5000));
     results.server.endRssMb = readMemory(server.pid)?.rssMb ?? NaN;
     results.totalSeconds = (performance.now() - started) / 1000;
     results.machine.loadAtEnd = os.loadavg()[0];

@@ -30,6 +30,7 @@ import { closeQueueEngine, startQueueEngine } from '../queue/index.js';
 import { registerChangeStream } from './stream/change-stream.js';
 import { registerJobsPlatform } from '../jobs/index.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { registerIdleCollection } from './plugins/idle-collection.js';
 import { registerUi } from '../ui/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.js';
@@ -59,7 +60,7 @@ function registerNotFound(app: FastifyInstance): void {
 /** Builds the HTTP application over a migrated database (tests call this with inject()). */
 export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance> {
   const config = opts.config ?? loadConfig();
-  const dialect = opts.dialect ?? connect(config.databaseUrl);
+  const dialect = opts.dialect ?? connect(config.databaseUrl, { sqlite: { cacheMb: config.sqliteCacheMb } });
   const services = buildServices(config, dialect);
   const { registry } = services;
   if (opts.migrate !== false) {
@@ -74,6 +75,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   app.decorate('services', services);
   const cache = new ResponseCache(dialect, config.responseCacheMb * 1024 * 1024);
   if (opts.logger) registerRequestLog(app);
+  registerIdleCollection(app, config.idleGcMs);
   registerMetrics(app, services, cache);
   registerErrorHandler(app);
   registerBodyParsers(app, config.limits);

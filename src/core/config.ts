@@ -16,6 +16,10 @@ export type Config = {
   superuser?: { name: string; password?: string; token?: string };
   /** Megabytes of rendered GET responses kept until the next write (0 turns the cache off). */
   responseCacheMb: number;
+  /** Milliseconds without a request after which grown memory is collected and given back (IDLE_GC_MS; 0: off). */
+  idleGcMs: number;
+  /** SQLite: megabytes of pages each connection keeps in memory (SQLITE_CACHE_MB; the service's connection and each job thread's). */
+  sqliteCacheMb: number;
   /** Levels of objects a GraphQL query may nest (0: no maximum). */
   graphqlMaxDepth: number;
   /** Objects a GraphQL response may hold (0: no maximum). */
@@ -48,7 +52,7 @@ export type Config = {
     connectTimeoutMs?: number; readTimeoutMs?: number;
   };
   /** Jobs (src/jobs): the folder of job modules, worker threads per process, default time limits in seconds. */
-  jobs: { root: string; threads: number; softTimeLimit: number; timeLimit: number; /** Milliseconds between looks for due scheduled jobs; 0: no scheduler in this process. */ schedulerMs: number; /** Folder of Git repositories' working copies. */ gitRoot: string; /** The scheduler's clock (JOBS_SCHEDULER_CLOCK, for tests): it reads `clockMs` until the real time `realMs`, then runs `speed` times as fast; null: the real clock. */ schedulerClock: { realMs: number; clockMs: number; speed: number } | null };
+  jobs: { root: string; threads: number; /** Milliseconds an idle job thread lives before it ends (its memory goes back); 0: threads stay. */ threadIdleMs: number; softTimeLimit: number; timeLimit: number; /** Milliseconds between looks for due scheduled jobs; 0: no scheduler in this process. */ schedulerMs: number; /** Folder of Git repositories' working copies. */ gitRoot: string; /** The scheduler's clock (JOBS_SCHEDULER_CLOCK, for tests): it reads `clockMs` until the real time `realMs`, then runs `speed` times as fast; null: the real clock. */ schedulerClock: { realMs: number; clockMs: number; speed: number } | null };
   /** `/metrics/` (Prometheus): served at all, and only to token holders. */
   metrics: { enabled: boolean; authenticated: boolean };
   /** Log lines: `pretty` (one readable line per request), `json`, or `auto` (pretty on a terminal, else JSON). */
@@ -134,6 +138,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL || 'info',
     workers: toInt(env.WORKERS, 1, 'WORKERS') || 1,
     responseCacheMb: toInt(env.RESPONSE_CACHE_MB, 64, 'RESPONSE_CACHE_MB'),
+    idleGcMs: toInt(env.IDLE_GC_MS, 2000, 'IDLE_GC_MS'),
+    sqliteCacheMb: toPositive(env.SQLITE_CACHE_MB, 16, 'SQLITE_CACHE_MB'),
     graphqlMaxDepth: toInt(env.GRAPHQL_MAX_DEPTH, 10, 'GRAPHQL_MAX_DEPTH'),
     graphqlMaxNodes: toInt(env.GRAPHQL_MAX_NODES, 100_000, 'GRAPHQL_MAX_NODES'),
     limits: {
@@ -163,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobs: {
       root: env.JOBS_ROOT || './jobs',
       threads: toPositive(env.JOBS_THREADS, 2, 'JOBS_THREADS'),
+      threadIdleMs: toInt(env.JOBS_THREAD_IDLE_MS, 30000, 'JOBS_THREAD_IDLE_MS'),
       softTimeLimit: toPositive(env.JOBS_SOFT_TIME_LIMIT, 300, 'JOBS_SOFT_TIME_LIMIT'),
       timeLimit: toPositive(env.JOBS_TIME_LIMIT, 600, 'JOBS_TIME_LIMIT'),
       schedulerMs: toInt(env.JOBS_SCHEDULER_MS, 2000, 'JOBS_SCHEDULER_MS'),

@@ -9,13 +9,14 @@ const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 const ENTRY = new URL(`./worker-main${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
 type Pending = { run: JobRun; resolve: () => void };
-type Slot = { worker: Worker; ready: boolean; current?: Pending & { timer: NodeJS.Timeout } };
+type Slot = { worker: Worker; ready: boolean; current?: Pending & { timer: NodeJS.Timeout }; idle?: NodeJS.Timeout };
 
 /**
  * Runs jobs in worker threads (JOBS_THREADS per process), each with its own database
  * connection, so a slow or crashing job never stalls the API. A job past its hard time limit
  * has its thread terminated and its result failed; a thread that dies mid-job fails its result
- * too. Threads are reused between jobs and replaced when terminated.
+ * too. Threads are reused between jobs and replaced when terminated; a thread left idle for
+ * JOBS_THREAD_IDLE_MS ends, so its memory (a whole second copy of the services) goes back.
  *
  * An in-memory SQLite database cannot be opened by another thread: there jobs run on the
  * calling thread (the hard limit then fails the result but cannot stop the code).
@@ -48,6 +49,11 @@ export class JobRunner {
     return done;
   }
 
+  /** Job threads alive in this process (running a job, or idle until JOBS_THREAD_IDLE_MS ends them). */
+  get threadCount(): number {
+    return this.slots.length;
+  }
+
   /** Resolves once no job is waiting or running in this process (tests await it instead of polling). */
   async idle(): Promise<void> {
     while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
@@ -58,6 +64,7 @@ export class JobRunner {
     this.closed = true;
     for (const pending of this.waiting.splice(0)) pending.resolve();
     await Promise.all(this.slots.splice(0).map(async (slot) => {
+      clearTimeout(slot.idle);
       const current = slot.current;
       slot.current = undefined;
       await slot.worker.terminate();
@@ -91,6 +98,7 @@ export class JobRunner {
   }
 
   private start(slot: Slot, pending: Pending): void {
+    clearTimeout(slot.idle);
     const timer = setTimeout(() => void this.kill(slot), pending.run.timeLimit * 1000);
     slot.current = { ...pending, timer };
     slot.worker.postMessage({ type: 'run', run: pending.run });
@@ -104,10 +112,25 @@ export class JobRunner {
       if (message.type === 'ready') slot.ready = true;
       if (message.type === 'done' && slot.current) this.finish(slot);
       this.pump();
+      if (slot.ready && !slot.current) this.retireWhenIdle(slot);
     });
     worker.on('error', (err) => void this.lose(slot, err.message));
     worker.on('exit', (code) => void this.lose(slot, `exit code ${code}`));
     return slot;
+  }
+
+  /** Ends the thread once it has had nothing to run for JOBS_THREAD_IDLE_MS (0: never). */
+  private retireWhenIdle(slot: Slot): void {
+    const ms = this.services.config.jobs.threadIdleMs;
+    clearTimeout(slot.idle);
+    if (ms <= 0) return;
+    slot.idle = setTimeout(() => {
+      const index = this.slots.indexOf(slot);
+      if (index < 0 || slot.current) return;
+      this.slots.splice(index, 1);
+      void slot.worker.terminate();
+    }, ms);
+    slot.idle.unref();
   }
 
   private finish(slot: Slot): void {

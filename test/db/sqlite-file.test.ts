@@ -3,13 +3,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { buildApp } from '../../src/api/app.js';
 import { loadConfig } from '../../src/core/config.js';
 import { TOKEN } from '../helpers/app.js';
 
 /** The embedded database in a file (the tests otherwise use memory): WAL checkpoints run in a worker thread. */
-async function openFile(file: string) {
-  const config = loadConfig({ DATABASE_URL: `sqlite:${file}`, SUPERUSER_NAME: 'admin', SUPERUSER_PASSWORD: 'admin-pass', SUPERUSER_API_TOKEN: TOKEN });
+async function openFile(file: string, env: Record<string, string> = {}) {
+  const config = loadConfig({ DATABASE_URL: `sqlite:${file}`, SUPERUSER_NAME: 'admin', SUPERUSER_PASSWORD: 'admin-pass', SUPERUSER_API_TOKEN: TOKEN, ...env });
   const app = await buildApp({ config });
   const headers = { authorization: `Token ${TOKEN}`, 'content-type': 'application/json' };
   return { app, headers };
@@ -30,6 +31,18 @@ describe('SQLite database file', () => {
       const listed = await second.app.inject({ method: 'GET', url: '/api/tenancy/tenants/?name__isw=file-&limit=1', headers: second.headers });
       assert.equal(JSON.parse(listed.body).count, 200);
       await second.app.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('should size the page cache of the connection from SQLITE_CACHE_MB', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inventory-file-'));
+    try {
+      const { app } = await openFile(path.join(dir, 'db.sqlite3'), { SQLITE_CACHE_MB: '3' });
+      const { rows } = await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(app.services.dialect.db);
+      assert.deepEqual(rows, [{ cache_size: -3 * 1024 }]);
+      await app.close();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -43,6 +43,9 @@ export class ResponseCache {
     if (key === null || body.length > this.maxBytes / 8) return;
     const now = await this.dialect.writeGeneration();
     if (now !== this.generation || !key.startsWith(`${now}\n`)) return;
+    const replaced = this.entries.get(key);
+    if (replaced !== undefined) this.bytes -= replaced.length;
+    this.entries.delete(key);
     this.entries.set(key, body);
     this.bytes += body.length;
     for (const [oldest, old] of this.entries) {

@@ -25,9 +25,14 @@ const DECODERS: Partial<Record<Storage, (value: unknown) => unknown>> = {
   document: parseJson,
 };
 
-function openDatabase(file: string): Database.Database {
+/** How a connection is opened: its page cache in MB (SQLITE_CACHE_MB; the driver's 16 when absent), and whether it checkpoints the WAL on a timer. */
+export type SqliteOptions = { cacheMb?: number; checkpoints?: boolean };
+
+function openDatabase(file: string, opts: SqliteOptions): Database.Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const db = new Database(file);
+  // A negative cache_size is KiB: the pages this connection keeps in memory between statements.
+  if (opts.cacheMb !== undefined) db.pragma(`cache_size = -${Math.max(1, Math.round(opts.cacheMb * 1024))}`);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
@@ -59,10 +64,13 @@ function generationReader(db: Database.Database, local: () => string): () => Pro
   return async () => `${version.get()}:${changes.get()}:${local()}`;
 }
 
-/** The embedded database: one file (or memory), WAL mode. */
-export function createSqliteDialect(file: string): Dialect {
-  const raw = openDatabase(file);
-  const stopCheckpoints = checkpointOnTimer(raw, file);
+/**
+ * The embedded database: one file (or memory), WAL mode. `checkpoints: false` (a job thread's
+ * connection) leaves checkpoints to the process's own connection and SQLite's threshold.
+ */
+export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dialect {
+  const raw = openDatabase(file, opts);
+  const stopCheckpoints = opts.checkpoints === false ? async () => undefined : checkpointOnTimer(raw, file);
   const counter = makeCounter();
   const db = new GuardedKysely({ dialect: new SqliteDialect({ database: withStatementCache(raw) }), log: counter.log });
   let scripts = 0;
