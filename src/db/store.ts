@@ -40,6 +40,7 @@ export function chunk<T>(items: T[], size = CHUNK): T[][] {
 export class Store {
   private readonly texts = new Map<string, string>();
   private readonly decoders = new Map<ResolvedModel, (raw: Record<string, unknown>) => Row>();
+  private readonly sources = new Map<ResolvedModel, string[]>();
   private textChars = 0;
 
   constructor(readonly dialect: Dialect) {}
@@ -187,15 +188,26 @@ export class Store {
    */
   private encodeRows(model: ResolvedModel, rows: Row[]): unknown[] | null {
     const columns = model.columns;
-    const shape = columns.map((f) => this.writes(model, f, rows[0]));
+    const sources = this.sourcesOf(model);
+    const shape = sources.map((from) => from in rows[0]);
     const params: unknown[] = [];
     for (const row of rows) {
       for (let i = 0; i < columns.length; i += 1) {
-        if (this.writes(model, columns[i], row) !== shape[i]) return null;
+        if ((sources[i] in row) !== shape[i]) return null;
         if (shape[i]) params.push(this.columnValue(model, columns[i], row));
       }
     }
     return params;
+  }
+
+  /** Per column of the model, the row key whose presence means the column is written (`writes`), worked out once. */
+  private sourcesOf(model: ResolvedModel): string[] {
+    let sources = this.sources.get(model);
+    if (!sources) {
+      sources = model.columns.map((field) => (field.naturalize ? model.fieldMap.get(field.naturalize.from)?.column : field.column) as string);
+      this.sources.set(model, sources);
+    }
+    return sources;
   }
 
   /**

@@ -94,10 +94,16 @@ export class Loader {
     const field = model.fieldMap.get(name);
     const out = new Map<ResolvedModel, string[]>();
     const add = (target: ResolvedModel | undefined, id: unknown) => {
-      if (target && typeof id === 'string') out.set(target, [...(out.get(target) ?? []), id]);
+      if (!target || typeof id !== 'string') return;
+      const ids = out.get(target);
+      if (ids) ids.push(id);
+      else out.set(target, [id]);
     };
     if (field?.kind === 'generic_fk') for (const row of rows) add(this.services.registry.find(String(row[`${name}_type`] ?? '')), row[`${name}_id`]);
-    else if (field?.to && field.column) for (const row of rows) add(this.services.registry.get(field.to), row[field.column]);
+    else if (field?.to && field.column) {
+      const target = this.services.registry.get(field.to);
+      for (const row of rows) add(target, row[field.column]);
+    }
     return out;
   }
 

@@ -33,5 +33,10 @@ export async function reserveRowIds(exec: Kysely<any>, model: ResolvedModel, cou
 
 /** A new primary key for a row of `model` inside the caller's transaction. */
 export async function newRowId(exec: Kysely<any>, model: ResolvedModel): Promise<string> {
-  return model.id_type === 'integer' ? (await reserveRowIds(exec, model, 1))[0] : randomUUID();
+  return freeRowId(model) ?? (await reserveRowIds(exec, model, 1))[0];
+}
+
+/** A new primary key that needs no statement (a UUID), or undefined for a model whose ids are reserved (`newRowId`). */
+export function freeRowId(model: ResolvedModel): string | undefined {
+  return model.id_type === 'integer' ? undefined : randomUUID();
 }

@@ -75,6 +75,11 @@ export class ReferenceResolver {
     return undefined;
   }
 
+  /** The answer `resolve` would give, when it is known without a look-up (else undefined). */
+  cached(_field: ResolvedField, value: unknown): Resolved | undefined {
+    return value === null || value === undefined || value === '' ? { ok: true, id: null } : undefined;
+  }
+
   async resolve(field: ResolvedField, value: unknown): Promise<Resolved> {
     if (value === null || value === undefined || value === '') return { ok: true, id: null };
     const target = this.services.registry.get(field.to as string);

@@ -46,7 +46,10 @@ function genericTargets(services: Services, model: ResolvedModel, rows: Row[]): 
     for (const row of rows) {
       const target = services.registry.find(String(row[`${field.name}_type`] ?? ''));
       const id = row[`${field.name}_id`];
-      if (target && typeof id === 'string') out.set(target, [...(out.get(target) ?? []), id]);
+      if (!target || typeof id !== 'string') continue;
+      const ids = out.get(target);
+      if (ids) ids.push(id);
+      else out.set(target, [id]);
     }
   }
   return out;

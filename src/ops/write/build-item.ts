@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { toRowId } from '../../core/registry/row-id.js';
-import { newRowId } from '../../db/schema/id-sequences.js';
+import { freeRowId, newRowId } from '../../db/schema/id-sequences.js';
 import type { ResolvedField, ResolvedModel, Row } from '../../core/registry/types.js';
-import type { ReferenceResolver } from '../references/resolve-reference.js';
+import type { ReferenceResolver, Resolved } from '../references/resolve-reference.js';
 import type { Services } from '../services.js';
 
 /** One object of a write, parsed: its full row, the to-many links to set, and field errors. */
@@ -37,14 +37,28 @@ function defaultValue(field: ResolvedField): unknown {
 
 type ParseCtx = { services: Services; model: ResolvedModel; resolver: ReferenceResolver };
 
-async function parseToMany(ctx: ParseCtx, field: ResolvedField, value: unknown): Promise<{ ids?: string[]; error?: string }> {
+type ToMany = { ids?: string[]; error?: string };
+
+/** A to-many value parsed: at once when every member's answer is known (`cached`), else a promise. */
+function parseToMany(ctx: ParseCtx, field: ResolvedField, value: unknown): ToMany | Promise<ToMany> {
   if (!Array.isArray(value)) return { error: `Expected a list of items but got type "${value === null ? 'NoneType' : typeof value === 'string' ? 'str' : 'dict'}".` };
   if (field.behaviour.relation === 'content_types') {
     const bad = value.find((v) => typeof v !== 'string' || !ctx.services.registry.find(v));
     return bad !== undefined ? { error: `Invalid content type: ${String(bad)}` } : { ids: value as string[] };
   }
   const ids: string[] = [];
-  for (const item of value) {
+  for (let i = 0; i < value.length; i += 1) {
+    const resolved = ctx.resolver.cached(field, value[i]);
+    if (!resolved) return resolveToMany(ctx, field, value, i, ids);
+    if (!resolved.ok) return { error: resolved.error };
+    if (resolved.id) ids.push(resolved.id);
+  }
+  return { ids };
+}
+
+/** `parseToMany` from member `from` on, looking each up. */
+async function resolveToMany(ctx: ParseCtx, field: ResolvedField, value: unknown[], from: number, ids: string[]): Promise<ToMany> {
+  for (const item of value.slice(from)) {
     const resolved = await ctx.resolver.resolve(field, item);
     if (!resolved.ok) return { error: resolved.error };
     if (resolved.id) ids.push(resolved.id);
@@ -65,13 +79,25 @@ function parseLocal(ctx: ParseCtx, field: ResolvedField, value: unknown): { valu
   return parsed.ok ? { value: parsed.value } : { error: parsed.error };
 }
 
-async function applyFk(ctx: ParseCtx, plan: ItemPlan, field: ResolvedField, value: unknown): Promise<void> {
-  const resolved = await ctx.resolver.resolve(field, value);
+/** Sets an FK from its reference: at once when the answer is known, else once it is looked up. */
+function applyFk(ctx: ParseCtx, plan: ItemPlan, field: ResolvedField, value: unknown): Promise<void> | undefined {
+  const known = ctx.resolver.cached(field, value);
+  if (known) return void setResolved(plan, field, known);
+  return ctx.resolver.resolve(field, value).then((resolved) => setResolved(plan, field, resolved));
+}
+
+function setResolved(plan: ItemPlan, field: ResolvedField, resolved: Resolved): void {
   setParsed(plan, field, resolved.ok ? { value: resolved.id } : { error: resolved.error });
 }
 
-async function applyToMany(ctx: ParseCtx, plan: ItemPlan, field: ResolvedField, value: unknown): Promise<void> {
-  const parsed = await parseToMany(ctx, field, value);
+function applyToMany(ctx: ParseCtx, plan: ItemPlan, field: ResolvedField, value: unknown): Promise<void> | undefined {
+  const parsed = parseToMany(ctx, field, value);
+  if (parsed instanceof Promise) return parsed.then((p) => setToMany(plan, field, p));
+  setToMany(plan, field, parsed);
+  return undefined;
+}
+
+function setToMany(plan: ItemPlan, field: ResolvedField, parsed: ToMany): void {
   if (parsed.error) plan.errors[field.name] = [parsed.error];
   else if (field.required && parsed.ids?.length === 0) plan.errors[field.name] = ['This list may not be empty.'];
   else plan.links.set(field.name, parsed.ids as string[]);
@@ -115,20 +141,47 @@ function fieldsToParse(model: ResolvedModel): ResolvedField[] {
   return fields;
 }
 
-/** Parses one input object against the model: create (no `before`), PUT or PATCH (`partial`). */
-export async function buildItem(ctx: ParseCtx, input: Record<string, unknown>, opts: { before?: Row; partial: boolean }): Promise<ItemPlan> {
+/**
+ * Parses one input object against the model: create (no `before`), PUT or PATCH (`partial`).
+ * Returns the plan at once when nothing had to be looked up (a bulk write's objects mostly name
+ * related objects already resolved for an earlier one), else a promise of it.
+ */
+export function buildItem(ctx: ParseCtx, input: Record<string, unknown>, opts: { before?: Row; partial: boolean }): ItemPlan | Promise<ItemPlan> {
   const row = { ...(opts.before ?? {}) } as Row;
   const plan: ItemPlan = { input, before: opts.before, row, links: new Map(), errors: {} };
-  for (const field of fieldsToParse(ctx.model)) {
-    const pending = applyField(ctx, plan, field, opts.partial);
-    if (pending) await pending;
+  const fields = fieldsToParse(ctx.model);
+  for (let i = 0; i < fields.length; i += 1) {
+    const pending = applyField(ctx, plan, fields[i], opts.partial);
+    if (pending) return finishLater(ctx, plan, pending, fields.slice(i + 1), opts);
   }
-  if (!opts.before) {
-    const idField = ctx.model.fieldMap.get('id') as ResolvedField;
-    const given = input.id === undefined || !isWritable(idField) ? await newRowId(ctx.resolver.exec, ctx.model) : toRowId(ctx.model, input.id);
-    if (!given) plan.errors.id = ['Must be a valid UUID.'];
-    row.id = given ?? randomUUID();
-    if (ctx.model.fieldMap.has('custom_fields')) row._custom_field_data = {};
+  return finishItem(ctx, plan, opts);
+}
+
+/** The rest of `buildItem` once a look-up is under way. */
+async function finishLater(ctx: ParseCtx, plan: ItemPlan, pending: Promise<void>, rest: ResolvedField[], opts: { before?: Row; partial: boolean }): Promise<ItemPlan> {
+  await pending;
+  for (const field of rest) {
+    const next = applyField(ctx, plan, field, opts.partial);
+    if (next) await next;
   }
+  return finishItem(ctx, plan, opts);
+}
+
+/** A created object's id (given, or new) and empty custom data. */
+function finishItem(ctx: ParseCtx, plan: ItemPlan, opts: { before?: Row }): ItemPlan | Promise<ItemPlan> {
+  if (opts.before) return plan;
+  const idField = ctx.model.fieldMap.get('id') as ResolvedField;
+  if (plan.input.id === undefined || !isWritable(idField)) {
+    const free = freeRowId(ctx.model);
+    if (free === undefined) return newRowId(ctx.resolver.exec, ctx.model).then((id) => setId(ctx, plan, id));
+    return setId(ctx, plan, free);
+  }
+  return setId(ctx, plan, toRowId(ctx.model, plan.input.id));
+}
+
+function setId(ctx: ParseCtx, plan: ItemPlan, given: string | null | undefined): ItemPlan {
+  if (!given) plan.errors.id = ['Must be a valid UUID.'];
+  plan.row.id = given ?? randomUUID();
+  if (ctx.model.fieldMap.has('custom_fields')) plan.row._custom_field_data = {};
   return plan;
 }

@@ -16,13 +16,22 @@ const CHANGE_BATCH = 100;
 
 export type ChangeAction = 'create' | 'update' | 'delete';
 
+const flatColumns = new WeakMap<ResolvedModel, [string, string][]>();
+
+/** The (name, column) pairs of the stored fields a flat snapshot holds, worked out once per model. */
+function flatColumnsOf(model: ResolvedModel): [string, string][] {
+  let pairs = flatColumns.get(model);
+  if (!pairs) {
+    pairs = model.columns.filter((field) => !(field.write_only || field.hidden || field.name === 'custom_fields' || field.name === 'id')).map((field) => [field.name, field.column as string]);
+    flatColumns.set(model, pairs);
+  }
+  return pairs;
+}
+
 /** Flat snapshot: stored fields by name (FKs as ids), custom fields, tag names. */
 function flatData(model: ResolvedModel, row: Row, api: Record<string, unknown>): Record<string, unknown> {
   const data: Record<string, unknown> = {};
-  for (const field of model.columns) {
-    if (field.write_only || field.hidden || field.name === 'custom_fields' || field.name === 'id') continue;
-    data[field.name] = row[field.column as string] ?? null;
-  }
+  for (const [name, column] of flatColumnsOf(model)) data[name] = row[column] ?? null;
   if (model.fieldMap.has('custom_fields')) data.custom_fields = row._custom_field_data ?? {};
   if (Array.isArray(api.tags)) data.tags = (api.tags as { name?: string }[]).map((t) => t.name).sort();
   return data;

@@ -35,7 +35,9 @@ export async function checkGenericTargets(services: Services, exec: Exec, rc: Re
     for (const plan of plans.filter((p) => names(p, generic))) {
       const type = plan.row[generic.type.column as string];
       if (typeof type !== 'string' || typeof plan.row[generic.id.column as string] !== 'string') continue;
-      byType.set(type, [...(byType.get(type) ?? []), plan]);
+      const group = byType.get(type);
+      if (group) group.push(plan);
+      else byType.set(type, [plan]);
     }
     for (const [type, group] of byType) {
       const target = services.registry.find(type);

@@ -6,6 +6,7 @@ import { extensionsFor } from '../extensions.js';
 import { keepLoaded } from '../serialize/preloaded.js';
 import { constraintClause } from '../permissions.js';
 import { fillImageSizes } from '../media/image-sizes.js';
+import { imageFields } from '../../core/registry/image-fields.js';
 import { buildItem } from './build-item.js';
 import { CachingResolver } from './caching-resolver.js';
 import { recordChanges } from './changelog.js';
@@ -28,12 +29,15 @@ async function planItems(services: Services, exec: Exec, rc: RequestContext, mod
     if (field.kind === 'm2m') await resolver.prefetch(field, items.flatMap((i) => (Array.isArray(i.input[field.name]) ? (i.input[field.name] as unknown[]) : [])));
   }
   const plans: ItemPlan[] = [];
+  const ctx = { services, model, resolver };
+  const images = imageFields(model).length > 0;
   for (const item of items) {
-    const plan = await buildItem({ services, model, resolver }, item.input, { before: item.before, partial });
+    const built = buildItem(ctx, item.input, { before: item.before, partial });
+    const plan = built instanceof Promise ? await built : built;
     if (model.before_save && Object.keys(plan.errors).length === 0) {
       await model.before_save({ row: plan.row, before: item.before, input: item.input, userId: rc.actor?.id ?? null, username: rc.actor?.username ?? null });
     }
-    if (Object.keys(plan.errors).length === 0) await fillImageSizes(services.config.mediaRoot, model, plan.row, item.before);
+    if (images && Object.keys(plan.errors).length === 0) await fillImageSizes(services.config.mediaRoot, model, plan.row, item.before);
     plans.push(plan);
   }
   return plans;

@@ -13,10 +13,15 @@ function isObject(value: unknown): value is Data {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** A default value for one object: lists and dicts copied (each object gets its own), a scalar as it is (structuredClone costs per call). */
+function copyDefault(value: unknown): unknown {
+  return value !== null && typeof value === 'object' ? structuredClone(value) : value;
+}
+
 /** Starting data: the stored data on update; on create the defaults when the key is omitted. */
 function startingData(plan: ItemPlan, defs: CustomFieldDef[]): Data {
   if (plan.before) return { ...((plan.before._custom_field_data as Data | null) ?? {}) };
-  if (plan.input.custom_fields === undefined) return Object.fromEntries(defs.map((d) => [d.key, structuredClone(d.default ?? null)]));
+  if (plan.input.custom_fields === undefined) return Object.fromEntries(defs.map((d) => [d.key, copyDefault(d.default ?? null)]));
   return {};
 }
 
@@ -24,13 +29,12 @@ function startingData(plan: ItemPlan, defs: CustomFieldDef[]): Data {
  * Merges an object's `custom_fields` input over its data (unknown keys dropped), checks every
  * value, fills defaults and rejects missing required fields, as the reference's model clean().
  */
-function applyCustomFields(plan: ItemPlan, defs: CustomFieldDef[]): void {
+function applyCustomFields(plan: ItemPlan, defs: CustomFieldDef[], known: ReadonlyMap<string, CustomFieldDef>): void {
   const given = plan.input.custom_fields;
   if (given !== undefined && !isObject(given)) {
     plan.errors.custom_fields = [`Expected a dictionary of items but got type "${Array.isArray(given) ? 'list' : given === null ? 'NoneType' : typeof given === 'string' ? 'str' : typeof given}".`];
     return;
   }
-  const known = new Map(defs.map((d) => [d.key, d]));
   const data = startingData(plan, defs);
   for (const [key, value] of Object.entries(given ?? {})) if (known.has(key)) data[key] = value;
   const errors: string[] = [];
@@ -43,7 +47,7 @@ function applyCustomFields(plan: ItemPlan, defs: CustomFieldDef[]): void {
   }
   for (const def of defs) {
     if (def.key in data) continue;
-    if (def.default !== null) data[def.key] = structuredClone(def.default);
+    if (def.default !== null) data[def.key] = copyDefault(def.default);
     else if (def.required) errors.push(`Missing required custom field '${def.key}'.`);
     else data[def.key] = null;
   }
@@ -56,7 +60,8 @@ function applyCustomFields(plan: ItemPlan, defs: CustomFieldDef[]): void {
 export async function parseCustomFieldInput(ctx: WriteHookContext): Promise<void> {
   if (!ctx.model.fieldMap.has('custom_fields')) return;
   const defs = await loadCustomFields(ctx.services, ctx.exec, ctx.model.id);
-  for (const plan of ctx.plans) applyCustomFields(plan, defs);
+  const known = new Map(defs.map((d) => [d.key, d]));
+  for (const plan of ctx.plans) applyCustomFields(plan, defs, known);
 }
 
 /** Per serialization, the custom field keys of every model (loaded once, whatever the models rendered). */
