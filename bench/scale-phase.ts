@@ -70,9 +70,18 @@ async function measureCsv(app: FastifyInstance, list: string, limitRows: number)
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const wall = performance.now();
   const cpu = process.cpuUsage();
-  const res = await fetch(`${base}${list}?format=csv&limit=${limitRows}`, { headers: { authorization: HEADERS.authorization } });
+  // The export streams the whole list whatever `limit` says: the client stops reading after `limitRows` rows.
+  const abort = new AbortController();
+  const res = await fetch(`${base}${list}?format=csv&limit=0`, { headers: { authorization: HEADERS.authorization }, signal: abort.signal });
   let lines = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) for (const b of chunk) if (b === 10) lines += 1;
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      for (const b of chunk) if (b === 10) lines += 1;
+      if (limitRows > 0 && lines > limitRows) abort.abort();
+    }
+  } catch (err) {
+    if (!abort.signal.aborted) throw err;
+  }
   const ms = performance.now() - wall;
   const spent = cpuMs(cpu);
   const rows = Math.max(0, lines - 1);
@@ -98,37 +107,71 @@ async function measureBulk(app: FastifyInstance, device: string, rounds: number)
   return { label: 'bulk create 1 000 interfaces (per request)', cpuMs: cpu / rounds, wallMs: wall / rounds, status, note: `${Math.round(1000 / (wall / rounds / 1000)).toLocaleString('en')} objects/s wall` };
 }
 
-async function measureSize(url: string, n: number, csvRows: number): Promise<SizeReport> {
+/** One open data set: its service, list sizes and the ids the scenarios need. */
+type DataSet = { url: string; app: FastifyInstance; counts: Record<string, number>; iface: { id: string; device: { id: string } }; ip: { id: string } };
+
+async function openDataSet(url: string): Promise<DataSet> {
   const app = await buildBenchApp(url, { migrate: false });
-  try {
-    await app.ready();
-    const lists = ['dcim/devices', 'dcim/interfaces', 'ipam/prefixes', 'ipam/ip-addresses'];
-    const counts: Record<string, number> = {};
-    for (const l of lists) counts[l] = (await getJson<{ count: number }>(app, `/api/${l}/?limit=1`)).count;
-    const middle = Math.floor(counts['dcim/interfaces'] / 2);
-    const iface = (await getJson<{ results: { id: string; device: { id: string } }[] }>(app, `/api/dcim/interfaces/?limit=1&offset=${middle}`)).results[0];
-    const ip = (await getJson<{ results: { id: string }[] }>(app, `/api/ipam/ip-addresses/?limit=1&offset=${Math.floor(counts['ipam/ip-addresses'] / 2)}`)).results[0];
-    const figures: Figure[] = [];
-    const get = async (label: string, u: string, times = n) => { figures.push(await measureGet(app, label, u, times)); };
-    await get('interfaces, first page (limit 50)', '/api/dcim/interfaces/?limit=50');
-    await get('interfaces, first page, depth 1', '/api/dcim/interfaces/?limit=50&depth=1');
-    await get('interfaces filtered name=Ethernet1/1 (limit 50)', '/api/dcim/interfaces/?limit=50&name=Ethernet1/1');
-    await get('interfaces of one device (device_id=)', `/api/dcim/interfaces/?limit=50&device_id=${iface.device.id}`);
-    await get('IP addresses, first page (limit 50)', '/api/ipam/ip-addresses/?limit=50');
-    await get('prefixes net_host_contained=10.5.0.0/16', '/api/ipam/prefixes/?limit=50&net_host_contained=10.5.0.0/16');
-    await get('IP addresses in prefix 10.0.7.0/24 (prefix=)', '/api/ipam/ip-addresses/?limit=50&prefix=10.0.7.0/24');
-    await get('interface detail GET', `/api/dcim/interfaces/${iface.id}/`);
-    await get('IP address detail GET', `/api/ipam/ip-addresses/${ip.id}/`);
-    await get('interfaces at offset 100 000 (limit 50)', '/api/dcim/interfaces/?limit=50&offset=100000', Math.max(5, Math.floor(n / 5)));
-    figures.push(await measureCount(app, 'dcim_interface', Math.max(5, Math.floor(n / 5))));
-    figures.push(await measureCount(app, 'dcim_interface', Math.max(5, Math.floor(n / 5)), 'Ethernet1/1'));
-    figures.push(await measureCount(app, 'ipam_ipaddress', Math.max(5, Math.floor(n / 5))));
-    figures.push(await measureBulk(app, iface.device.id, 3));
-    figures.push(await measureCsv(app, '/api/dcim/interfaces/', csvRows));
-    return { url, counts, figures, load: loadAverage() };
-  } finally {
-    await app.close();
+  await app.ready();
+  const counts: Record<string, number> = {};
+  for (const l of ['dcim/devices', 'dcim/interfaces', 'ipam/prefixes', 'ipam/ip-addresses']) counts[l] = (await getJson<{ count: number }>(app, `/api/${l}/?limit=1`)).count;
+  const iface = (await getJson<{ results: DataSet['iface'][] }>(app, `/api/dcim/interfaces/?limit=1&offset=${Math.floor(counts['dcim/interfaces'] / 2)}`)).results[0];
+  const ip = (await getJson<{ results: DataSet['ip'][] }>(app, `/api/ipam/ip-addresses/?limit=1&offset=${Math.floor(counts['ipam/ip-addresses'] / 2)}`)).results[0];
+  return { url, app, counts, iface, ip };
+}
+
+/** A measurement on one data set, `times` repetitions (a round). */
+type Scenario = { label: string; share: number; measure(d: DataSet, times: number): Promise<Figure> };
+
+function scenarios(csvRows: number): Scenario[] {
+  const get = (label: string, url: (d: DataSet) => string, share = 1): Scenario => ({ label, share, measure: (d, times) => measureGet(d.app, label, url(d), times, 2) });
+  const count = (table: string, name?: string): Scenario => ({ label: '', share: 0.2, measure: (d, times) => measureCount(d.app, table, times, name) });
+  return [
+    get('interfaces, first page (limit 50)', () => '/api/dcim/interfaces/?limit=50'),
+    get('interfaces, first page, depth 1', () => '/api/dcim/interfaces/?limit=50&depth=1'),
+    get('interfaces filtered name=Ethernet1/1 (limit 50)', () => '/api/dcim/interfaces/?limit=50&name=Ethernet1/1'),
+    get('interfaces of one device (device_id=)', (d) => `/api/dcim/interfaces/?limit=50&device_id=${d.iface.device.id}`),
+    get('IP addresses, first page (limit 50)', () => '/api/ipam/ip-addresses/?limit=50'),
+    get('prefixes net_host_contained=10.5.0.0/16', () => '/api/ipam/prefixes/?limit=50&net_host_contained=10.5.0.0/16'),
+    get('IP addresses in prefix 10.0.7.0/24 (prefix=)', () => '/api/ipam/ip-addresses/?limit=50&prefix=10.0.7.0/24'),
+    get('interface detail GET', (d) => `/api/dcim/interfaces/${d.iface.id}/`),
+    get('IP address detail GET', (d) => `/api/ipam/ip-addresses/${d.ip.id}/`),
+    get('interfaces at offset 100 000 (limit 50)', () => '/api/dcim/interfaces/?limit=50&offset=100000', 0.1),
+    count('dcim_interface'),
+    count('dcim_interface', 'Ethernet1/1'),
+    count('ipam_ipaddress'),
+    { label: 'bulk create', share: 0, measure: (d) => measureBulk(d.app, d.iface.device.id, 1) },
+    { label: 'CSV', share: 0, measure: (d) => measureCsv(d.app, '/api/dcim/interfaces/', csvRows) },
+  ];
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Every scenario in `rounds` rounds, each round on every data set in turn (interleaved, so a
+ * burst of other work on the machine hits both sizes alike); the median round is reported.
+ */
+async function measureAll(sets: DataSet[], n: number, rounds: number, csvRows: number): Promise<SizeReport[]> {
+  const figures: Figure[][] = sets.map(() => []);
+  const loads: string[] = [];
+  for (const sc of scenarios(csvRows)) {
+    const perRound: Figure[][] = sets.map(() => []);
+    const times = Math.max(3, Math.round((n * sc.share) / rounds));
+    const r = sc.share === 0 ? (sc.label === 'CSV' ? 1 : 3) : rounds;
+    for (let i = 0; i < r; i += 1) for (const [k, d] of sets.entries()) perRound[k].push(await sc.measure(d, times));
+    for (const [k, list] of perRound.entries()) {
+      const cpu = median(list.map((f) => f.cpuMs));
+      const pick = list.find((f) => f.cpuMs === cpu) ?? list[0];
+      figures[k].push({ ...pick, cpuMs: cpu, wallMs: median(list.map((f) => f.wallMs)) });
+    }
+    loads.push(loadAverage());
+    process.stderr.write(`  ${figures[0].at(-1)?.label}: ${figures.map((f) => f.at(-1)?.cpuMs.toFixed(2)).join(' / ')} CPU ms (load ${loadAverage()})\n`);
   }
+  return sets.map((d, k) => ({ url: d.url, counts: d.counts, figures: figures[k], load: loads.at(-1) ?? '' }));
 }
 
 function fmt(x: number, digits = 2): string {
@@ -152,21 +195,20 @@ function label(r: SizeReport): string {
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2), { n: 'string', out: 'string', csv: 'string', urls: 'string' });
+  const args = parseArgs(process.argv.slice(2), { n: 'string', out: 'string', csv: 'string', urls: 'string', rounds: 'string' });
   const urls = args.urls ? String(args.urls).split(',') : [`sqlite:${path.join(DATA_DIR, 'medium.sqlite3')}`, `sqlite:${path.join(DATA_DIR, 'xlarge.sqlite3')}`];
   const n = Number(args.n ?? 100);
   const csvRows = Number(args.csv ?? 100000);
-  const reports: SizeReport[] = [];
-  for (const url of urls) {
-    process.stderr.write(`measuring ${redact(url)} (load ${loadAverage()})\n`);
-    const report = await measureSize(url, n, csvRows);
-    process.stderr.write(`${JSON.stringify(report.counts)} done, load ${report.load}\n`);
-    reports.push(report);
-  }
+  const rounds = Number(args.rounds ?? 5);
+  const sets: DataSet[] = [];
+  for (const url of urls) sets.push(await openDataSet(url));
+  process.stderr.write(`measuring ${urls.map(redact).join(' and ')}, ${rounds} interleaved rounds (load ${loadAverage()})\n`);
+  const startLoad = loadAverage();
+  const reports = await measureAll(sets, n, rounds, csvRows).finally(() => Promise.all(sets.map((d) => d.app.close())));
   const md = [
-    `Scale phase, ${dbKind(urls[0])}, ${new Date().toISOString().slice(0, 16)}Z, N=${n} per request, commit ${process.env.COMMIT ?? ''}`,
+    `Scale phase, ${dbKind(urls[0])}, ${new Date().toISOString().slice(0, 16)}Z, N=${n} requests per scenario in ${rounds} interleaved rounds (median round), commit ${process.env.COMMIT ?? ''}; load average (1/5/15 min) ${startLoad} at the start`,
     '',
-    ...reports.map((r) => `- ${label(r)} (${redact(r.url)}): ${Object.entries(r.counts).map(([k, v]) => `${k} ${v.toLocaleString('en')}`).join(', ')}; 1/5/15-min load average after it ${r.load}`),
+    ...reports.map((r) => `- ${label(r)} (${redact(r.url)}): ${Object.entries(r.counts).map(([k, v]) => `${k} ${v.toLocaleString('en')}`).join(', ')}; load average at the end ${r.load}`),
     '',
     table(reports),
     '',
