@@ -85,7 +85,7 @@ type Group = { size: number; read(limit: number | null, offset: number): Promise
 
 /** The rows from `offset`, `limit` of them (null: all), of groups placed one after the other: only the groups the slice overlaps are read. */
 async function sliceGroups(groups: Group[], limit: number | null, offset: number): Promise<Raw[]> {
-  const rows: Raw[] = [];
+  let rows: Raw[] = [];
   let [skip, want] = [offset, limit];
   for (const group of groups) {
     if (want === 0) break;
@@ -94,7 +94,8 @@ async function sliceGroups(groups: Group[], limit: number | null, offset: number
       continue;
     }
     const part = await group.read(want, skip);
-    rows.push(...part);
+    // concat, not push(...part): a whole list (an export's ids) passes V8's argument limit (500 000 interfaces: RangeError).
+    rows = rows.length === 0 ? part : rows.concat(part);
     if (want !== null) want = Math.max(0, want - part.length);
     skip = 0;
   }
