@@ -85,6 +85,7 @@ async function measureCsv(app: FastifyInstance, list: string, limitRows: number)
   const ms = performance.now() - wall;
   const spent = cpuMs(cpu);
   const rows = Math.max(0, lines - 1);
+  if (res.status !== 200 || rows === 0) return { label: `CSV export ${list}: ${res.status}, ${rows} rows`, cpuMs: NaN, wallMs: NaN, status: res.status, note: 'export failed' };
   return { label: `CSV export ${list} (${rows.toLocaleString('en')} rows)`, cpuMs: (spent / rows) * 1000, wallMs: (ms / rows) * 1000, status: res.status, note: `${Math.round(rows / (ms / 1000)).toLocaleString('en')} rows/s wall, ${Math.round(rows / (spent / 1000)).toLocaleString('en')} rows/s of CPU (client's counting included)` };
 }
 
