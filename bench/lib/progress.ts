@@ -22,7 +22,7 @@ export function makeProgress(total: number, opts: { quiet?: boolean } = {}): Pro
     process.stderr.write(`\r[${bar}] ${(frac * 100).toFixed(0).padStart(3)}% ${done}/${total} ${rate.toFixed(0)}/s ${phase.padEnd(20)}`);
   };
   const endPhase = () => {
-    if (phase && !tty && !opts.quiet) process.stderr.write(`  seeded ${phase}: ${phaseDone}\n`);
+    if (phase && !tty && !opts.quiet) process.stderr.write(`  seeded ${phase}: ${phaseDone} (${Math.round((Date.now() - started) / 1000)} s in)\n`);
   };
   return {
     tick(name, n) {

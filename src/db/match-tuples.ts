@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { RawBuilder } from 'kysely';
 import { joinRows } from './bulk-rows.js';
-import { modelIndexes } from './schema/build-schema.js';
+import { indexName, modelIndexes } from './schema/build-schema.js';
 import type { Exec, Store } from './store.js';
 import type { ResolvedModel } from '../core/registry/types.js';
 
@@ -11,16 +11,20 @@ export type TupleColumns = { live: string[]; nulls: string[] };
 /** One stored row matched by a tuple: the tuple's index in the list and the row as the driver gave it. */
 export type TupleMatch = { index: number; raw: Record<string, unknown> };
 
-const indexed = new Map<string, boolean>();
+const indexed = new Map<string, string | null | false>();
 
-/** Whether an index of `model`'s table begins with the columns `live` (in any order). */
-function leadsAnIndex(model: ResolvedModel, live: string[]): boolean {
+/**
+ * The index of `model`'s table that begins with the columns `live` (in any order; the shortest
+ * such): its name, null for the primary key, false when there is none.
+ */
+function leadingIndex(model: ResolvedModel, live: string[]): string | null | false {
   const key = `${model.table} ${live.join(',')}`;
   let found = indexed.get(key);
   if (found === undefined) {
     const wanted = new Set(live);
     const leads = (columns: string[]) => columns.length >= wanted.size && columns.slice(0, wanted.size).every((c) => wanted.has(c));
-    found = leads(['id']) || modelIndexes(model).some((index) => leads(index.columns));
+    const best = modelIndexes(model).filter((index) => leads(index.columns)).sort((a, b) => a.columns.length - b.columns.length)[0];
+    found = leads(['id']) ? null : best ? indexName(model.table, best.columns, best.unique) : false;
     indexed.set(key, found);
   }
   return found;
@@ -30,7 +34,7 @@ function leadsAnIndex(model: ResolvedModel, live: string[]): boolean {
  * Stored rows of `model` equal to any of `tuples` (driver values, one per live column) and null
  * on `cols.nulls`, in one statement: a join with a VALUES list tagged by tuple index, so each
  * tuple is an exact equality probe (through an index on those columns when there is one, see
- * `leadsAnIndex`).
+ * `leadingIndex`).
  * `select: 'id'` reads only ids. Callers keep a statement under the parameter limits. The tuples
  * travel as bulk-rows.ts sends rows (a VALUES list, or arrays), the text built once per shape.
  */
@@ -49,8 +53,9 @@ export async function matchTuples(exec: Exec, store: Store, model: ResolvedModel
   const key = `match ${model.table} ${select} ${cols.live.join(',')} ${cols.nulls.join(',')}`;
   // Probed per tuple through the index that begins with the compared columns; without one, the
   // database joins as it sees fit (a probe would scan the table once per tuple).
-  const joined = (rows: RawBuilder<unknown>) => (leadsAnIndex(model, cols.live)
-    ? sql`FROM ${rows} ${store.dialect.joinProbe(model.table, 't', sql.join([...on, ...nulls], sql` AND `))}`
+  const index = leadingIndex(model, cols.live);
+  const joined = (rows: RawBuilder<unknown>) => (index !== false
+    ? sql`FROM ${rows} ${store.dialect.joinProbe(model.table, 't', sql.join([...on, ...nulls], sql` AND `), index ?? undefined)}`
     : sql`FROM ${sql.table(model.table)} AS t JOIN ${rows} ON ${sql.join(on, sql` AND `)}${nulls.length > 0 ? sql` WHERE ${sql.join(nulls, sql` AND `)}` : sql``}`);
   const query = joinRows(store, exec, key, types, { width: types.length, count: tuples.length, values }, (rows) =>
     sql`SELECT ${picked}, v.column1 AS ${sql.ref('match_index__')} ${joined(rows)}`);

@@ -16,7 +16,7 @@ import type { RequestContext, Services } from '../../ops/services.js';
 async function descendantsOf(exec: Exec, parent: Row, net: IpNetwork): Promise<IpNetwork[]> {
   const rows = await exec.selectFrom(T.prefix).select(['network', 'broadcast', 'prefix_length'])
     .where('namespace_id', '=', parent.namespace_id).where('ip_version', '=', net.version)
-    .where('network', '>=', net.network).where('broadcast', '<=', net.broadcast).where('prefix_length', '>', net.prefixLength)
+    .where('network', '>=', net.network).where('network', '<=', net.broadcast).where('broadcast', '<=', net.broadcast).where('prefix_length', '>', net.prefixLength)
     .execute();
   return rows.map((r) => ({ version: net.version, prefixLength: Number(r.prefix_length), network: toBytes(r.network), broadcast: toBytes(r.broadcast), host: toBytes(r.network) }));
 }

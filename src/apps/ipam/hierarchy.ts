@@ -69,9 +69,12 @@ export function hasMoved(row: Row, before: Row | undefined): boolean {
 /** Prefixes and IPs that may change parent because prefix `row` now sits under `parentId`. */
 async function affectedBy(exec: Exec, row: Row, parentId: string | null, before: Row | undefined): Promise<{ prefixIds: string[]; ipIds: string[] }> {
   const net = prefixOf(row);
+  // `network <= broadcast` adds nothing to the result (a contained prefix starts inside the
+  // range) but closes the index range: without it every prefix above this one in the
+  // namespace is visited (and its row read for parent_id), per created prefix.
   const inRange = exec.selectFrom(T.prefix).select('id')
     .where('namespace_id', '=', row.namespace_id).where('ip_version', '=', net.version)
-    .where('network', '>=', net.network).where('broadcast', '<=', net.broadcast)
+    .where('network', '>=', net.network).where('network', '<=', net.broadcast).where('broadcast', '<=', net.broadcast)
     .where('prefix_length', '>', net.prefixLength).where('id', '!=', row.id)
     .where('parent_id', parentId === null ? 'is' : '=', parentId);
   const prefixIds = await ids(inRange.execute());

@@ -109,7 +109,7 @@ async function idsOf(query: Promise<{ id: unknown }[]>): Promise<string[]> {
 async function moveRange(exec: Exec, net: IpNetwork, from: unknown, to: unknown): Promise<void> {
   await exec.updateTable(T.prefix).set({ namespace_id: to })
     .where('namespace_id', '=', from).where('ip_version', '=', net.version)
-    .where('network', '>=', net.network).where('broadcast', '<=', net.broadcast)
+    .where('network', '>=', net.network).where('network', '<=', net.broadcast).where('broadcast', '<=', net.broadcast)
     .where('prefix_length', '>', net.prefixLength).execute();
   await exec.updateTable(T.ip).set({ namespace_id: to })
     .where('namespace_id', '=', from).where('ip_version', '=', net.version)

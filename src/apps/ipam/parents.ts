@@ -39,11 +39,14 @@ async function loadCandidates(exec: Exec, items: Placement[]): Promise<Map<strin
   const networks = new Map<string, Buffer>();
   for (const item of items) for (const { network } of candidateNetworks(item)) networks.set(network.toString('hex'), network);
   const namespaces = [...new Set(items.map((i) => i.namespaceId))];
+  const versions = [...new Set(items.map((i) => i.version))];
   const byKey = new Map<string, Candidate[]>();
   for (const part of chunk([...networks.values()])) {
+    // ip_version (implied by the network's bytes) lets the (namespace, ip_version, network) index
+    // seek each network; without it SQLite read every prefix of the namespace per statement.
     const rows = await exec.selectFrom(T.prefix)
       .select(['id', 'namespace_id', 'ip_version', 'network', 'broadcast', 'prefix_length'])
-      .where('namespace_id', 'in', namespaces).where('network', 'in', part).execute();
+      .where('namespace_id', 'in', namespaces).where('ip_version', 'in', versions).where('network', 'in', part).execute();
     for (const r of rows) {
       const key = maskKey(String(r.namespace_id), Number(r.ip_version), toBytes(r.network));
       byKey.set(key, [...(byKey.get(key) ?? []), { id: String(r.id), prefixLength: Number(r.prefix_length), broadcast: toBytes(r.broadcast) }]);

@@ -91,7 +91,7 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
     },
     decodes: new Set(Object.keys(DECODERS) as Storage[]),
     // CROSS JOIN fixes the loop order: SQLite would rather scan the table and index the tuples.
-    joinProbe: (table, alias, on) => sql`CROSS JOIN ${sql.table(table)} AS ${sql.id(alias)} ON ${on}`,
+    joinProbe: (table, alias, on, index) => sql`CROSS JOIN ${sql.table(table)} AS ${sql.id(alias)}${index ? sql` INDEXED BY ${sql.id(index)}` : sql``} ON ${on}`,
     ilike: (column, pattern) => sql`${column} LIKE ${pattern} ESCAPE '\\'`,
     valueList: (values) => sql`SELECT value FROM json_each(${JSON.stringify(values)})`,
     regex: (column, pattern, ci) => sql`${column} REGEXP ${ci ? `(?i)${pattern}` : pattern}`,

@@ -43,7 +43,7 @@ export function familyClause(table: string, values: string[], opts: { choice: bo
 export function rangeOps(table: string): NetOps {
   const c = (name: string) => col(table, name);
   const version = (net: IpNetwork): Clause => (eb) => eb(c('ip_version'), '=', net.version);
-  const inside = (net: IpNetwork, op: '>' | '>='): Clause => and([version(net), (eb) => eb(c('network'), '>=', net.network), (eb) => eb(c('broadcast'), '<=', net.broadcast), (eb) => eb(c('prefix_length'), op, net.prefixLength)]);
+  const inside = (net: IpNetwork, op: '>' | '>='): Clause => and([version(net), (eb) => eb(c('network'), '>=', net.network), (eb) => eb(c('network'), '<=', net.broadcast), (eb) => eb(c('broadcast'), '<=', net.broadcast), (eb) => eb(c('prefix_length'), op, net.prefixLength)]);
   const around = (net: IpNetwork, op: '<' | '<='): Clause => and([version(net), (eb) => eb(c('network'), '<=', net.network), (eb) => eb(c('broadcast'), '>=', net.broadcast), (eb) => eb(c('prefix_length'), op, net.prefixLength)]);
   const equals = (net: IpNetwork): Clause => and([version(net), (eb) => eb(c('network'), '=', net.network), (eb) => eb(c('prefix_length'), '=', net.prefixLength)]);
   const networkIn = (net: IpNetwork): Clause => and([version(net), (eb) => eb(c('network'), '>=', net.network), (eb) => eb(c('network'), '<=', net.broadcast)]);
