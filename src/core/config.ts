@@ -20,6 +20,8 @@ export type Config = {
   idleGcMs: number;
   /** SQLite: megabytes of pages each connection keeps in memory (SQLITE_CACHE_MB; the service's connection and each job thread's). */
   sqliteCacheMb: number;
+  /** SQLite: megabytes the write-ahead log may keep between checkpoints before one waits for writers and empties it (SQLITE_WAL_LIMIT_MB). */
+  sqliteWalLimitMb: number;
   /** Levels of objects a GraphQL query may nest (0: no maximum). */
   graphqlMaxDepth: number;
   /** Objects a GraphQL response may hold (0: no maximum). */
@@ -140,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     responseCacheMb: toInt(env.RESPONSE_CACHE_MB, 64, 'RESPONSE_CACHE_MB'),
     idleGcMs: toInt(env.IDLE_GC_MS, 2000, 'IDLE_GC_MS'),
     sqliteCacheMb: toPositive(env.SQLITE_CACHE_MB, 16, 'SQLITE_CACHE_MB'),
+    sqliteWalLimitMb: toPositive(env.SQLITE_WAL_LIMIT_MB, 256, 'SQLITE_WAL_LIMIT_MB'),
     graphqlMaxDepth: toInt(env.GRAPHQL_MAX_DEPTH, 10, 'GRAPHQL_MAX_DEPTH'),
     graphqlMaxNodes: toInt(env.GRAPHQL_MAX_NODES, 100_000, 'GRAPHQL_MAX_NODES'),
     limits: {

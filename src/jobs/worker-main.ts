@@ -15,7 +15,7 @@ export type WorkerData = { entry: string; config: Config; source: { url: string;
 async function main(): Promise<void> {
   const { config, source } = workerData as WorkerData;
   // The process's own connection checkpoints the WAL on its timer: no second checkpoint thread here.
-  const dialect = connect(source.url, { schema: source.schema, poolSize: 2, sqlite: { cacheMb: config.sqliteCacheMb, checkpoints: false } });
+  const dialect = connect(source.url, { schema: source.schema, poolSize: 2, sqlite: { cacheMb: config.sqliteCacheMb, checkpoints: false, walLimitMb: config.sqliteWalLimitMb } });
   await dialect.limitStatements(config.statementTimeoutMs);
   const services = buildServices(config, dialect);
   parentPort!.on('message', async (message: { type: 'run'; run: JobRun }) => {

@@ -4,14 +4,25 @@ import { Worker } from 'node:worker_threads';
 /**
  * The worker's code (plain CommonJS, so it needs no TypeScript loader): its own connection to
  * the database file, a PASSIVE checkpoint every `every` ms. In WAL mode a checkpoint by another
- * connection neither blocks nor waits for the service's reads and writes.
+ * connection neither blocks nor waits for the service's reads and writes. PASSIVE never empties
+ * a log that writers keep appending to (a long bulk load grew one to 7 GB): once the log holds
+ * more than `walLimitBytes`, a TRUNCATE checkpoint waits (up to a second) for the writer in turn,
+ * copies what PASSIVE left and cuts the file to nothing; writers wait for it as for any writer.
  */
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 1000');
-const tick = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* busy: the next tick retries */ } };
+db.pragma('journal_size_limit = ' + workerData.walLimitBytes);
+const pageSize = db.pragma('page_size', { simple: true });
+const checkpoint = (mode) => db.pragma('wal_checkpoint(' + mode + ')')[0];
+const tick = () => {
+  try {
+    const passive = checkpoint('PASSIVE');
+    if (passive.log * pageSize > workerData.walLimitBytes) checkpoint('TRUNCATE');
+  } catch { /* busy: the next tick retries */ }
+};
 const timer = setInterval(tick, workerData.every);
 parentPort.on('message', () => { clearInterval(timer); tick(); db.close(); parentPort.close(); });
 `;
@@ -23,9 +34,9 @@ parentPort.on('message', () => { clearInterval(timer); tick(); db.close(); paren
  * caller falls back to SQLite's own checkpoints). Returns the stop: a last checkpoint, then the
  * worker ends (awaited, so no exit cuts a checkpoint short).
  */
-export function checkpointInWorker(file: string, onFail: () => void, every = 1000): () => Promise<void> {
+export function checkpointInWorker(file: string, onFail: () => void, opts: { walLimitBytes: number; every?: number }): () => Promise<void> {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, every, driver } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, every: opts.every ?? 1000, driver, walLimitBytes: opts.walLimitBytes } });
   worker.unref();
   worker.on('error', onFail);
   const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));

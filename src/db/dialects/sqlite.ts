@@ -25,8 +25,14 @@ const DECODERS: Partial<Record<Storage, (value: unknown) => unknown>> = {
   document: parseJson,
 };
 
-/** How a connection is opened: its page cache in MB (SQLITE_CACHE_MB; the driver's 16 when absent), and whether it checkpoints the WAL on a timer. */
-export type SqliteOptions = { cacheMb?: number; checkpoints?: boolean };
+/**
+ * How a connection is opened: its page cache in MB (SQLITE_CACHE_MB; the driver's 16 when
+ * absent), whether it checkpoints the WAL on a timer, and the WAL's bound in MB
+ * (SQLITE_WAL_LIMIT_MB, 256 when absent; see sqlite-checkpoint.ts).
+ */
+export type SqliteOptions = { cacheMb?: number; checkpoints?: boolean; walLimitMb?: number };
+
+const DEFAULT_WAL_LIMIT_MB = 256;
 
 function openDatabase(file: string, opts: SqliteOptions): Database.Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -36,6 +42,8 @@ function openDatabase(file: string, opts: SqliteOptions): Database.Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
+  // The log file is cut back to this size whenever it starts over (else it keeps its largest size on disk).
+  db.pragma(`journal_size_limit = ${walLimitBytes(opts)}`);
   // RE2 (linear time, core/regex.ts): a pattern cannot stall the event loop. Filters check
   // patterns first (`regexError`); one that cannot run matches nothing here.
   db.function('regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
@@ -46,11 +54,15 @@ function openDatabase(file: string, opts: SqliteOptions): Database.Database {
   return db;
 }
 
+function walLimitBytes(opts: SqliteOptions): number {
+  return Math.round((opts.walLimitMb ?? DEFAULT_WAL_LIMIT_MB) * 1024 * 1024);
+}
+
 /** Checkpoints move to a worker thread (`sqlite-checkpoint.ts`); an in-memory database has none. */
-function checkpointOnTimer(db: Database.Database, file: string): () => Promise<void> {
+function checkpointOnTimer(db: Database.Database, file: string, opts: SqliteOptions): () => Promise<void> {
   if (file === ':memory:') return async () => undefined;
   db.pragma('wal_autocheckpoint = 0');
-  return checkpointInWorker(path.resolve(file), () => db.pragma('wal_autocheckpoint = 1000'));
+  return checkpointInWorker(path.resolve(file), () => db.pragma('wal_autocheckpoint = 1000'), { walLimitBytes: walLimitBytes(opts) });
 }
 
 /**
@@ -70,7 +82,7 @@ function generationReader(db: Database.Database, local: () => string): () => Pro
  */
 export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dialect {
   const raw = openDatabase(file, opts);
-  const stopCheckpoints = opts.checkpoints === false ? async () => undefined : checkpointOnTimer(raw, file);
+  const stopCheckpoints = opts.checkpoints === false ? async () => undefined : checkpointOnTimer(raw, file, opts);
   const counter = makeCounter();
   const db = new GuardedKysely({ dialect: new SqliteDialect({ database: withStatementCache(raw) }), log: counter.log });
   let scripts = 0;
