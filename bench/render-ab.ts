@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { buildBenchApp } from './lib/local-app.js';
+import { listPath } from './lib/list-path.js';
 import { benchDatabaseUrl } from './lib/env.js';
 import { listRows } from '../src/ops/read.js';
 import { loadForSerialization } from '../src/ops/serialize/plan.js';
@@ -16,7 +17,6 @@ import { renderRows } from '../src/ops/serialize/render.js';
 import { renderPage } from '../src/ops/serialize/index.js';
 import { jsonBuffer } from '../src/core/json-buffer.js';
 import { parsePaging, serializeOptions } from '../src/api/crud/query.js';
-import type { Params } from '../src/ops/filters/apply.js';
 
 const n = Number(process.env.N || 200);
 const rounds = Number(process.env.ROUNDS || 5);
@@ -38,12 +38,7 @@ await session?.post('Profiler.enable');
 await session?.post('Profiler.setSamplingInterval', { interval: 100 });
 
 for (const path of process.argv.slice(2)) {
-  const url = new URL(path, 'http://x');
-  const [, , appName, modelPath] = url.pathname.split('/');
-  const model = services.registry.byAppPath(appName, modelPath);
-  if (!model) throw new Error(`no model at ${path}`);
-  const params: Params = new Map();
-  for (const [k, v] of url.searchParams) params.set(k, [...(params.get(k) ?? []), v]);
+  const { model, params } = listPath(services, path);
   const opts = serializeOptions(params, rc.baseUrl, { method: 'GET' });
   const { rows, count } = await listRows(services, rc, model, { params, ...parsePaging(params, services.config) });
   const loaded = await loadForSerialization(services, services.dialect.db, model, rows, opts);

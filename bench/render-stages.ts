@@ -11,12 +11,12 @@
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { buildBenchApp } from './lib/local-app.js';
+import { listPath } from './lib/list-path.js';
 import { BENCH_TOKEN, benchDatabaseUrl } from './lib/env.js';
 import { listRows } from '../src/ops/read.js';
 import { loadForSerialization } from '../src/ops/serialize/plan.js';
 import { renderPage } from '../src/ops/serialize/index.js';
 import { serializeOptions, parsePaging } from '../src/api/crud/query.js';
-import type { Params } from '../src/ops/filters/apply.js';
 
 const n = Number(process.env.N || 300);
 const app = await buildBenchApp(benchDatabaseUrl(), { migrate: false });
@@ -42,12 +42,7 @@ async function cpu(stage: string, fn: () => unknown): Promise<number> {
 }
 
 for (const path of process.argv.slice(2)) {
-  const url = new URL(path, 'http://x');
-  const [, , appName, modelPath] = url.pathname.split('/');
-  const model = services.registry.byAppPath(appName, modelPath);
-  if (!model) throw new Error(`no model at ${path}`);
-  const params: Params = new Map();
-  for (const [k, v] of url.searchParams) params.set(k, [...(params.get(k) ?? []), v]);
+  const { model, params } = listPath(services, path);
   const paging = parsePaging(params, services.config);
   const opts = serializeOptions(params, rc.baseUrl, { method: 'GET' });
   const { rows } = await listRows(services, rc, model, { params, ...paging });

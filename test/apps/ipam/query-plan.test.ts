@@ -94,12 +94,15 @@ describe(`net_host_contained over ${ADDRESSES} addresses`, () => {
 });
 
 describe('prefix containment filters', () => {
-  it('should bound the network column on both sides (an index range, not every prefix above the first)', async (ctx) => {
+  it('should bound the network column on both sides (an index range, not every prefix above the first)', async () => {
     const { dialect } = t.app.services;
-    // PostgreSQL plans a table of one prefix with a sequential scan whatever the bounds; the SQL is the same.
-    if (dialect.name !== 'sqlite') return ctx.skip('plan checked on SQLite');
     for (const query of ['prefix__net_contained=10.0.0.0/16', 'prefix__net_contained_or_equal=10.0.0.0/16']) {
       const compiled = (await listQuery(query, 'ipam.prefix')).compile();
+      // PostgreSQL plans a table of one prefix with a sequential scan whatever the bounds: there the statement names both.
+      if (dialect.name !== 'sqlite') {
+        assert.match(compiled.sql, /"network" >=? \$\d+ and [^]*"network" <=? \$\d+/i, `${query}: ${compiled.sql}`);
+        continue;
+      }
       const rows = (await dialect.db.executeQuery(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${compiled.sql}`, [...compiled.parameters]))).rows as { detail: string }[];
       const plan = rows.map((r) => r.detail).join('\n');
       assert.match(plan, /network>\? AND network<\?/, `${query}: ${plan}`);
