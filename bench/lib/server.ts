@@ -1,8 +1,22 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
+import path from 'node:path';
 import { REPO_DIR } from './env.js';
+import { ensureBuilt } from '../../scripts/build-server.mjs';
 
-/** A service running as a child process (`node --import tsx <script>`), so its memory is its own. */
+/**
+ * How a script is started: a module of src/ runs from build/ (`node build/server.js`, built first
+ * when stale), as `npm start` runs it, unless BENCH_FROM_SOURCE=1 (then through tsx, as before the
+ * build step, for A/B runs); any other script (the floor server) runs through tsx.
+ */
+async function commandOf(script: string): Promise<string[]> {
+  const source = /^src\/(.+)\.ts$/.exec(script);
+  if (!source || process.env.BENCH_FROM_SOURCE === '1') return ['--import', 'tsx', script];
+  await ensureBuilt();
+  return [path.join('build', `${source[1]}.js`)];
+}
+
+/** A service running as a child process (`node build/server.js`, see `commandOf`), so its memory is its own. */
 export type ChildServer = { pid: number; url: string; output(): string; stop(): Promise<void> };
 
 /** Children still running, so an interrupted run can stop them (see `stopAllChildren`). */
@@ -38,7 +52,7 @@ function listenOn(wanted: number): Promise<number> {
 /** Starts `script` with `env` (PORT is chosen here) and waits until `healthPath` answers 200. */
 export async function startChild(opts: { script: string; args?: string[]; env: Record<string, string>; healthPath: string; timeoutMs?: number }): Promise<ChildServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', opts.script, ...(opts.args ?? [])], {
+  const child = spawn(process.execPath, [...await commandOf(opts.script), ...(opts.args ?? [])], {
     cwd: REPO_DIR, env: { ...process.env, ...opts.env, HOST: '127.0.0.1', PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

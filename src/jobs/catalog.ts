@@ -72,6 +72,24 @@ export function moduleFileOf(root: string, moduleName: string, prefix = ''): str
   return undefined;
 }
 
+/** Whether the service runs from its TypeScript source (through tsx, as the tests do) or from build/. */
+const RUNNING_SOURCE = import.meta.url.endsWith('.ts');
+let tsLoader: Promise<void> | undefined;
+
+/**
+ * tsx's loader (ES modules and CommonJS), registered in this thread the first time the built
+ * service imports a TypeScript job: the loader's thread and transforms cost memory, so a
+ * service whose jobs are JavaScript never starts them. From the source it is there already.
+ */
+function typeScriptLoader(): Promise<void> {
+  if (RUNNING_SOURCE) return Promise.resolve();
+  tsLoader ??= (async () => {
+    (await import('tsx/esm/api')).register();
+    (await import('tsx/cjs/api')).register();
+  })();
+  return tsLoader;
+}
+
 /** CommonJS modules loaded so far, by file (a `.ts` job outside an ES-module package is loaded as CommonJS). */
 const commonJsCache = createRequire(import.meta.url).cache;
 const imported = new Set<string>();
@@ -81,6 +99,7 @@ const imported = new Set<string>();
  * module loaded as CommonJS is cached by file, whatever the key: its entry goes first.
  */
 export async function importModule(file: string): Promise<Record<string, unknown>> {
+  if (/\.m?ts$/.test(file)) await typeScriptLoader();
   const url = pathToFileURL(file);
   url.searchParams.set('mtime', String(statSync(file).mtimeMs));
   if (!imported.has(url.href)) {
