@@ -5,9 +5,9 @@
 
 /** Trailing nulls are dropped, as the reference's natural_key() does. */
 export function trimTrailingNulls(values: unknown[]): unknown[] {
-  const out = [...values];
-  while (out.length > 0 && (out[out.length - 1] === null || out[out.length - 1] === undefined)) out.pop();
-  return out;
+  let end = values.length;
+  while (end > 0 && (values[end - 1] === null || values[end - 1] === undefined)) end -= 1;
+  return values.slice(0, end);
 }
 
 function quotePlus(value: string): string {
@@ -68,13 +68,18 @@ const UTC_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(\.\d+)?Z$/;
 
 /** A stored UTC timestamp as Python prints a datetime (`2024-05-01 10:00:00.123456+00:00`), which the reference slugifies. */
 function pythonText(value: unknown): string {
-  const text = String(value);
+  const text = typeof value === 'string' ? value : String(value);
+  // Most parts are names: only a text with the `T` of a timestamp at its place is matched.
+  if (text.length < 20 || text.charCodeAt(10) !== 84) return text;
   const match = UTC_TIMESTAMP.exec(text);
   if (!match) return text;
   const fraction = match[3] && /[1-9]/.test(match[3]) ? match[3].padEnd(7, '0') : '';
   return `${match[1]} ${match[2]}${fraction}+00:00`;
 }
 
+/** The parts slugified and joined with `_`, the first four characters of the primary key last. */
 export function toNaturalSlug(values: unknown[], pk: string): string {
-  return [...values, pk.slice(0, 4)].map((v) => (v === null || v === undefined ? '' : slugify(pythonText(v)))).join('_');
+  let out = '';
+  for (const v of values) out += v === null || v === undefined ? '_' : `${slugify(pythonText(v))}_`;
+  return out + slugify(pk.slice(0, 4));
 }

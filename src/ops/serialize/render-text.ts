@@ -1,33 +1,42 @@
 import { renderRowId } from '../../core/registry/row-id.js';
 import { TextSink } from '../../core/text-sink.js';
-import { commonEmitter, emitterFor, isShown, objectUrl, renderState } from './render.js';
+import { commonEmitter, emitterFor, objectUrl, perShape, renderState, shapeOf, shownFields } from './render.js';
 import type { ResolvedField, ResolvedModel, Row } from '../../core/registry/types.js';
 import type { Services } from '../services.js';
 import type { Loaded, SerializeOptions } from './plan.js';
-import type { RenderState } from './render.js';
+import { compileRowWriter } from './row-writer.js';
+import type { Emit, RenderState } from './render.js';
 
 /**
  * Rows rendered straight to JSON bytes (issue 22): the text `JSON.stringify(renderObject(...))`
- * gives, without the objects. Keys and the brief objects' constant parts are made once per
- * rendering; a nested object is encoded once and its bytes copied wherever it recurs. Scalars go
- * through the object renderer's emitters and `JSON.stringify`, so every value is the same.
+ * gives, without the objects. A model's row writer is generated once per shape (see `shapeOf`)
+ * and base URL, from the registry's fields (row-writer.ts): keys, URL prefixes and the brief
+ * objects' constant parts are made then, not per rendering. A nested object is encoded once per
+ * rendering and its bytes copied wherever it recurs. Scalars go through the object renderer's
+ * emitters and `JSON.stringify`, so every value is the same.
  */
 
-/** A scalar field's text: undefined leaves the key out (as JSON.stringify does an undefined value). */
-type TextEmit = (row: Row, depth: number) => string | undefined;
-
-/** A shown field: its key text (`"name":`) and either its scalar text or a writer of its (structured) value. */
-type TextPlan = { key: string; text?: TextEmit; write?: (row: Row, depth: number) => void };
-
-type TextState = {
+/** One rendering's state: the object renderer's, the sink, the writers per model and the nested spans. */
+export type TextState = {
   base: RenderState;
   sink: TextSink;
-  plans: Map<string, TextPlan[]>;
-  /** Byte spans of nested objects already written, by depth and row (`generic`: with `generic_foreign_key`). */
-  spans: Map<string, Map<Row, [number, number]>>;
-  /** Per target model: the brief object's text of an id. */
-  briefs: Map<ResolvedModel, (id: string) => string>;
+  /** The row writer per model, nested [0] and at the top [1], looked up once per rendering. */
+  writers: Map<ResolvedModel, RowWriter>[];
+  /** Byte spans of nested objects already written, per row, at `depth * 2 + (generic ? 1 : 0)`. */
+  spans: Map<Row, [number, number]>[];
 };
+
+/** Writes one object; `extra` is a last key and value (`"name":value`) added inside it. */
+export type RowWriter = (state: TextState, row: Row, depth: number, extra: string | undefined) => void;
+
+/** A text known in full (a URL): never undefined. */
+export type TextEmit = (state: TextState, row: Row) => string;
+
+/** Writes a structured value (a relation) into the sink. */
+export type Writer = (state: TextState, row: Row, depth: number) => void;
+
+/** How one shown field is written: its value's JSON, a text, or a writer. */
+export type Part = { key: string } & ({ json: Emit } | { text: TextEmit } | { write: Writer });
 
 /** Characters an id may hold to be written into JSON text as it is (UUIDs, integers). */
 const PLAIN = /^[\w.:-]*$/;
@@ -37,120 +46,105 @@ function inString(text: string): string {
   return PLAIN.test(text) ? text : JSON.stringify(text).slice(1, -1);
 }
 
-/** `{"id":…,"object_type":…,"url":…}` of a related object not rendered in full, its constant parts made once per model. */
-function briefOf(state: TextState, target: ResolvedModel): (id: string) => string {
-  let brief = state.briefs.get(target);
-  if (!brief) {
-    const middle = `,"object_type":${JSON.stringify(target.id)},"url":"${inString(objectUrl(state.base.opts.baseUrl, target, '')).slice(0, -1)}`;
-    brief = (id) => `{"id":${JSON.stringify(renderRowId(target, id))}${middle}${inString(id)}/"}`;
-    state.briefs.set(target, brief);
-  }
-  return brief;
+/** `{"id":…,"object_type":…,"url":…}` of a related object not rendered in full, its constant parts made once. */
+function briefOf(target: ResolvedModel, baseUrl: string): (id: string) => string {
+  const middle = `,"object_type":${JSON.stringify(target.id)},"url":"${inString(objectUrl(baseUrl, target, '')).slice(0, -1)}`;
+  return (id) => `{"id":${JSON.stringify(renderRowId(target, id))}${middle}${inString(id)}/"}`;
 }
 
 /** Writes a related object: in full while depth remains (and its row is loaded), else brief. */
-function writeRef(state: TextState, target: ResolvedModel, id: unknown, depth: number, generic = false): void {
+function writeRef(state: TextState, target: ResolvedModel, brief: (id: string) => string, id: unknown, depth: number, generic: boolean): void {
   if (typeof id !== 'string') return state.sink.add('null');
   if (depth > 0) {
     const row = state.base.loaded.loader.get(target.id, id);
     if (row) return writeNested(state, target, row, depth - 1, generic);
   }
-  state.sink.add(briefOf(state, target)(id));
+  state.sink.add(brief(id));
 }
 
 /** A generic relation, as `renderGeneric` renders it (a nested target gains `generic_foreign_key: true`). */
-function writeGeneric(state: TextState, field: ResolvedField, row: Row, depth: number, top: boolean): void {
-  const target = state.base.services.registry.find(String(row[`${field.name}_type`] ?? ''));
-  const id = row[`${field.name}_id`];
-  if (!target || typeof id !== 'string') return state.sink.add('null');
-  if ((top || depth > 0) && !state.base.loaded.loader.get(target.id, id)) return state.sink.add('null');
-  writeRef(state, target, id, depth, true);
+function genericWriter(registry: Services['registry'], field: ResolvedField, baseUrl: string, top: boolean): Writer {
+  const briefs = new Map<ResolvedModel, (id: string) => string>();
+  const typeColumn = `${field.name}_type`;
+  const idColumn = `${field.name}_id`;
+  return (state, row, depth) => {
+    const target = registry.find(String(row[typeColumn] ?? ''));
+    const id = row[idColumn];
+    if (!target || typeof id !== 'string') return state.sink.add('null');
+    if ((top || depth > 0) && !state.base.loaded.loader.get(target.id, id)) return state.sink.add('null');
+    let brief = briefs.get(target);
+    if (!brief) briefs.set(target, (brief = briefOf(target, baseUrl)));
+    writeRef(state, target, brief, id, depth, true);
+  };
 }
 
 /** The writer of a relation field (references, to-many lists); undefined for the others. */
-function relationWriter(state: TextState, model: ResolvedModel, field: ResolvedField, top: boolean): TextPlan['write'] {
-  const { registry } = state.base.services;
+function relationWriter(registry: Services['registry'], model: ResolvedModel, field: ResolvedField, baseUrl: string, top: boolean): Writer | undefined {
   const relation = field.behaviour.relation;
+  if (relation === 'generic') return genericWriter(registry, field, baseUrl, top);
+  if (relation !== 'fk' && relation !== 'm2m') return undefined;
+  const target = registry.get(field.to as string);
+  const brief = briefOf(target, baseUrl);
   if (relation === 'fk') {
-    const target = registry.get(field.to as string);
     const column = field.column as string;
-    return (row, depth) => writeRef(state, target, row[column], depth);
+    return (state, row, depth) => writeRef(state, target, brief, row[column], depth, false);
   }
-  if (relation === 'generic') return (row, depth) => writeGeneric(state, field, row, depth, top);
-  if (relation === 'm2m') {
-    const target = registry.get(field.to as string);
-    const links = state.base.loaded.links.get(`${model.id}.${field.name}`);
-    return (row, depth) => {
-      const ids = links?.get(row.id) ?? [];
-      state.sink.add('[');
-      for (let i = 0; i < ids.length; i += 1) {
-        if (i > 0) state.sink.add(',');
-        writeRef(state, target, ids[i], depth);
-      }
-      state.sink.add(']');
-    };
-  }
-  return undefined;
+  const key = `${model.id}.${field.name}`;
+  return (state, row, depth) => {
+    const ids = state.base.loaded.links.get(key)?.get(row.id) ?? [];
+    state.sink.add('[');
+    for (let i = 0; i < ids.length; i += 1) {
+      if (i > 0) state.sink.add(',');
+      writeRef(state, target, brief, ids[i], depth, false);
+    }
+    state.sink.add(']');
+  };
 }
 
 /** Texts of the URL fields (constant prefixes); undefined for the others. */
-function urlText(state: TextState, model: ResolvedModel, field: ResolvedField): TextEmit | undefined {
-  const prefix = `"${inString(objectUrl(state.base.opts.baseUrl, model, '')).slice(0, -1)}`;
-  if (field.name === 'url') return (row) => `${prefix}${inString(row.id)}/"`;
-  if (field.name === 'notes_url' && field.common) return (row) => `${prefix}${inString(row.id)}/notes/"`;
+function urlText(model: ResolvedModel, field: ResolvedField, baseUrl: string): TextEmit | undefined {
+  const prefix = `"${inString(objectUrl(baseUrl, model, '')).slice(0, -1)}`;
+  if (field.name === 'url') return (_state, row) => `${prefix}${inString(row.id)}/"`;
+  if (field.name === 'notes_url' && field.common) return (_state, row) => `${prefix}${inString(row.id)}/notes/"`;
   return undefined;
 }
 
-/** The plan of one shown field, in the object renderer's order of precedence. */
-function planOf(state: TextState, model: ResolvedModel, field: ResolvedField, top: boolean): TextPlan {
+/** The part of one shown field, in the object renderer's order of precedence. */
+function partOf(registry: Services['registry'], model: ResolvedModel, field: ResolvedField, computed: boolean, baseUrl: string, top: boolean): Part {
   const key = `${JSON.stringify(field.name)}:`;
-  const plain = !state.base.loaded.computed.has(`${model.id}.${field.name}`) && field.kind !== 'computed';
-  const common = plain ? commonEmitter(state.base, model, field) : undefined;
-  if (common) return { key, text: urlText(state, model, field) ?? ((row, depth) => JSON.stringify(common(row, depth))) };
-  const write = plain ? relationWriter(state, model, field, top) : undefined;
+  const plain = !computed && field.kind !== 'computed';
+  const text = plain && commonEmitter(model, field) ? urlText(model, field, baseUrl) : undefined;
+  if (text) return { key, text };
+  const write = plain && !commonEmitter(model, field) ? relationWriter(registry, model, field, baseUrl, top) : undefined;
   if (write) return { key, write };
-  const emit = emitterFor(state.base, model, field, top);
-  return { key, text: (row, depth) => JSON.stringify(emit(row, depth)) };
+  return { key, json: emitterFor(registry, model, field, computed, top) };
 }
 
-function textPlans(state: TextState, model: ResolvedModel, top: boolean): TextPlan[] {
-  const id = `${model.id}|${top}`;
-  let plans = state.plans.get(id);
-  if (!plans) {
-    plans = model.fields.filter((field) => isShown(state.base, field, top)).map((field) => planOf(state, model, field, top));
-    state.plans.set(id, plans);
-  }
-  return plans;
-}
+const writerCache = new WeakMap<ResolvedModel, Map<string, RowWriter>>();
 
-/** Writes one object; `extra` is a last key and value (`"name":value`) added inside it. */
-function writeObject(state: TextState, model: ResolvedModel, row: Row, depth: number, top: boolean, extra?: string): void {
-  const { sink } = state;
-  let first = true;
-  for (const plan of textPlans(state, model, top)) {
-    if (plan.write) {
-      sink.add(first ? `{${plan.key}` : `,${plan.key}`);
-      plan.write(row, depth);
-    } else {
-      const value = (plan.text as TextEmit)(row, depth);
-      if (value === undefined) continue;
-      sink.add(first ? `{${plan.key}${value}` : `,${plan.key}${value}`);
-    }
-    first = false;
+/** The row writer of `model` in this rendering, generated once per shape and base URL. */
+function writerOf(state: TextState, model: ResolvedModel, top: boolean): RowWriter {
+  const level = state.writers[top ? 1 : 0];
+  let writer = level.get(model);
+  if (!writer) {
+    const shape = shapeOf(state.base, model, top);
+    const { baseUrl } = state.base.opts;
+    const { registry } = state.base.services;
+    writer = perShape(writerCache, model, `${shape} ${baseUrl}`, () =>
+      compileRowWriter(shownFields(model, shape).map(([field, computed]) => partOf(registry, model, field, computed, baseUrl, top))));
+    level.set(model, writer);
   }
-  if (extra !== undefined) sink.add(first ? `{${extra}}` : `,${extra}}`);
-  else sink.add(first ? '{}' : '}');
+  return writer;
 }
 
 /** A related object rendered in full below the top level: written once, its bytes copied where it recurs. */
 function writeNested(state: TextState, model: ResolvedModel, row: Row, depth: number, generic: boolean): void {
-  const name = `${depth}${generic ? 'g' : ''}`;
-  let spans = state.spans.get(name);
-  if (!spans) state.spans.set(name, (spans = new Map()));
+  const slot = depth * 2 + (generic ? 1 : 0);
+  const spans = (state.spans[slot] ??= new Map());
   const span = spans.get(row);
   if (span) return state.sink.repeat(span[0], span[1]);
   const start = state.sink.mark();
-  writeObject(state, model, row, depth, false, generic ? '"generic_foreign_key":true' : undefined);
+  writerOf(state, model, false)(state, row, depth, generic ? '"generic_foreign_key":true' : undefined);
   spans.set(row, [start, state.sink.mark()]);
 }
 
@@ -159,14 +153,15 @@ const SINK = new TextSink();
 
 /** The rows' JSON texts at `opts.depth`, separated by commas, between `head` and `tail`, as bytes. */
 export function renderJoined(services: Services, loaded: Loaded, model: ResolvedModel, rows: Row[], opts: SerializeOptions, head: string, tail: string): Buffer {
-  const state: TextState = { base: renderState(services, loaded, opts), sink: SINK, plans: new Map(), spans: new Map(), briefs: new Map() };
+  const state: TextState = { base: renderState(services, loaded, opts), sink: SINK, writers: [new Map(), new Map()], spans: [] };
+  const write = writerOf(state, model, true);
   SINK.reset();
   SINK.add(head);
-  rows.forEach((row, i) => {
-    if (i > 0) state.sink.add(',');
-    writeObject(state, model, row, opts.depth, true);
-    state.sink.flush();
-  });
-  state.sink.add(tail);
-  return state.sink.take();
+  for (let i = 0; i < rows.length; i += 1) {
+    if (i > 0) SINK.add(',');
+    write(state, rows[i], opts.depth, undefined);
+    SINK.flush();
+  }
+  SINK.add(tail);
+  return SINK.take();
 }
