@@ -5,6 +5,7 @@ import { makeCounter } from './dialect.js';
 import { GuardedKysely, assertOutsideTransaction, insideTransaction } from './transaction-guard.js';
 import { inJsonbOrder } from './jsonb-order.js';
 import { postgresJson } from './postgres-json.js';
+import { withNamedStatements } from './postgres-statements.js';
 import type { Dialect, DriverErrorKind } from './dialect.js';
 import type { Storage } from '../../core/fields/kind.js';
 
@@ -67,6 +68,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
   // connection and opens another when one is needed.
   pool.on('error', (err) => console.error(`database: idle connection lost: ${err.message}`));
   const limitStatements = statementLimiter(pool);
+  withNamedStatements(pool);
   const counter = makeCounter();
   const db = new GuardedKysely({ dialect: new PostgresDialect({ pool }), log: counter.log });
   return {
