@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { PostgresDialect, sql } from 'kysely';
+import { CompiledQuery, PostgresDialect, sql } from 'kysely';
 import { encodeJson } from '../../core/json-text.js';
 import { makeCounter } from './dialect.js';
 import { GuardedKysely, assertOutsideTransaction, insideTransaction } from './transaction-guard.js';
@@ -103,6 +103,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
       for (const r of rows.rows) out.set(r.table_name, (out.get(r.table_name) ?? new Set()).add(r.column_name));
       return out;
     },
+    readRows: async (exec, text, params) => (await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...params]))).rows,
     sortsNullsFirst: false,
     json: postgresJson,
     queryCount: counter.count,
