@@ -121,7 +121,7 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
       if (exec !== db || !db.connectionsIdle || insideTransaction()) return (await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...params]))).rows;
       const started = performance.now();
       const rows = statements.prepare(text).all([...params]) as Record<string, unknown>[];
-      counter.log({ level: 'query', query: CompiledQuery.raw(text, params), queryDurationMillis: performance.now() - started });
+      counter.log({ level: 'query', query: CompiledQuery.raw(text, [...params]), queryDurationMillis: performance.now() - started });
       return rows;
     },
     sortsNullsFirst: true,
