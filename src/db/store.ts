@@ -116,8 +116,7 @@ export class Store {
     const rows: Row[] = [];
     for (const part of chunk(unique)) {
       const text = this.statementText(`byIds ${model.table} ${part.length}`, () => exec.selectFrom(model.table).selectAll().where('id', 'in', part).compile());
-      const raw = await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, part));
-      for (const r of raw.rows) rows.push(this.decode(model, r));
+      for (const r of await this.dialect.readRows(exec, text, part)) rows.push(this.decode(model, r));
     }
     return rows;
   }
@@ -148,8 +147,7 @@ export class Store {
           SELECT ${up} FROM up ${node} WHERE ${up} IS NOT NULL
         )
         SELECT node.* FROM up ${node}`.compile(exec));
-      const raw = await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, part));
-      for (const r of raw.rows) rows.push(this.decode(model, r));
+      for (const r of await this.dialect.readRows(exec, text, part)) rows.push(this.decode(model, r));
     }
     return rows;
   }
@@ -299,7 +297,7 @@ export class Store {
         const selects = tables.map(({ table, value }, k) => sql`SELECT ${sql.lit(k)} AS k, ${sql.ref('source_id')} AS source_id, CAST(${sql.ref(value)} AS text) AS value FROM ${sql.table(table)} WHERE ${sql.ref('source_id')} IN (${sql.join(part)})`);
         return sql`${sql.join(selects, sql` UNION ALL `)}`.compile(exec);
       });
-      const rows = (await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, tables.flatMap(() => part)))).rows;
+      const rows = await this.dialect.readRows(exec, text, tables.flatMap(() => part));
       for (const r of rows) {
         // Integer ids come back as numbers; rows carry every id as text.
         const map = out[Number(r.k)];
@@ -347,8 +345,7 @@ export class Store {
         const selects = sources.map(({ table, column }, k) => sql`SELECT ${sql.lit(k)} AS k, ${sql.ref(column)} AS v, count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(column)} IN (${sql.join(part)}) GROUP BY ${sql.ref(column)}`);
         return sql`${sql.join(selects, sql` UNION ALL `)}`.compile(exec);
       });
-      const rows = await exec.executeQuery<{ k: number; v: unknown; n: number }>(CompiledQuery.raw(text, sources.flatMap(() => part)));
-      for (const r of rows.rows) out[Number(r.k)].set(String(r.v), Number(r.n));
+      for (const r of await this.dialect.readRows(exec, text, sources.flatMap(() => part))) out[Number(r.k)].set(String(r.v), Number(r.n));
     }
     return out;
   }

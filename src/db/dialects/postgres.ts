@@ -1,10 +1,11 @@
 import pg from 'pg';
-import { PostgresDialect, sql } from 'kysely';
+import { CompiledQuery, PostgresDialect, sql } from 'kysely';
 import { encodeJson } from '../../core/json-text.js';
 import { makeCounter } from './dialect.js';
 import { GuardedKysely, assertOutsideTransaction, insideTransaction } from './transaction-guard.js';
 import { inJsonbOrder } from './jsonb-order.js';
 import { postgresJson } from './postgres-json.js';
+import { withNamedStatements } from './postgres-statements.js';
 import type { Dialect, DriverErrorKind } from './dialect.js';
 import type { Storage } from '../../core/fields/kind.js';
 
@@ -67,6 +68,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
   // connection and opens another when one is needed.
   pool.on('error', (err) => console.error(`database: idle connection lost: ${err.message}`));
   const limitStatements = statementLimiter(pool);
+  withNamedStatements(pool);
   const counter = makeCounter();
   const db = new GuardedKysely({ dialect: new PostgresDialect({ pool }), log: counter.log });
   return {
@@ -101,6 +103,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
       for (const r of rows.rows) out.set(r.table_name, (out.get(r.table_name) ?? new Set()).add(r.column_name));
       return out;
     },
+    readRows: async (exec, text, params) => (await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...params]))).rows,
     sortsNullsFirst: false,
     json: postgresJson,
     queryCount: counter.count,

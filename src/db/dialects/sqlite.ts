@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteDialect, sql } from 'kysely';
+import { CompiledQuery, SqliteDialect, sql } from 'kysely';
 import { encodeJson } from '../../core/json-text.js';
 import { regexError, regexSearch } from '../../core/regex.js';
 import { makeCounter } from './dialect.js';
-import { GuardedKysely } from './transaction-guard.js';
+import { GuardedKysely, insideTransaction } from './transaction-guard.js';
 import { checkpointInWorker } from './sqlite-checkpoint.js';
 import { sqliteJson } from './sqlite-json.js';
 import { withStatementCache } from './sqlite-statements.js';
@@ -84,7 +84,8 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
   const raw = openDatabase(file, opts);
   const stopCheckpoints = opts.checkpoints === false ? async () => undefined : checkpointOnTimer(raw, file, opts);
   const counter = makeCounter();
-  const db = new GuardedKysely({ dialect: new SqliteDialect({ database: withStatementCache(raw) }), log: counter.log });
+  const statements = withStatementCache(raw);
+  const db = new GuardedKysely({ dialect: new SqliteDialect({ database: statements }), log: counter.log });
   let scripts = 0;
   return {
     name: 'sqlite',
@@ -114,6 +115,14 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
     async listTables() {
       const tables = await db.introspection.getTables();
       return new Map(tables.map((t) => [t.name, new Set(t.columns.map((c) => c.name))]));
+    },
+    async readRows(exec, text, params) {
+      // Another request's transaction (or a statement awaiting its turn) holds the one connection: wait for it through Kysely.
+      if (exec !== db || !db.connectionsIdle || insideTransaction()) return (await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...params]))).rows;
+      const started = performance.now();
+      const rows = statements.prepare(text).all([...params]) as Record<string, unknown>[];
+      counter.log({ level: 'query', query: CompiledQuery.raw(text, [...params]), queryDurationMillis: performance.now() - started });
+      return rows;
     },
     sortsNullsFirst: true,
     json: sqliteJson,

@@ -52,6 +52,9 @@ export function assertOutsideTransaction(): void {
 
 /** The dialect's driver, with every connection request checked against the caller's open transaction. */
 class GuardedDriver implements Driver {
+  /** Connections acquired and not released yet (SQLite's one connection: whether it is in use). */
+  busy = 0;
+
   constructor(private readonly inner: Driver) {}
 
   init(): Promise<void> {
@@ -60,7 +63,9 @@ class GuardedDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     assertOutsideTransaction();
-    return this.inner.acquireConnection();
+    const connection = await this.inner.acquireConnection();
+    this.busy += 1;
+    return connection;
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -101,6 +106,7 @@ class GuardedDriver implements Driver {
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {
+    this.busy -= 1;
     return this.inner.releaseConnection(connection);
   }
 
@@ -114,10 +120,10 @@ class GuardedDriver implements Driver {
   }
 }
 
-function guardDialect(inner: KyselyDialect): KyselyDialect {
+function guardDialect(inner: KyselyDialect, made: { driver?: GuardedDriver }): KyselyDialect {
   return {
     createAdapter: () => inner.createAdapter(),
-    createDriver: () => new GuardedDriver(inner.createDriver()),
+    createDriver: () => (made.driver = new GuardedDriver(inner.createDriver())),
     createIntrospector: (db) => inner.createIntrospector(db),
     createQueryCompiler: () => inner.createQueryCompiler(),
   };
@@ -139,8 +145,17 @@ function scoped(builder: TransactionBuilder<any>): TransactionBuilder<any> {
 
 /** The root database handle (see the discipline above). */
 export class GuardedKysely extends Kysely<any> {
+  readonly #made: { driver?: GuardedDriver };
+
   constructor(config: KyselyConfig) {
-    super({ ...config, dialect: guardDialect(config.dialect) });
+    const made: { driver?: GuardedDriver } = {};
+    super({ ...config, dialect: guardDialect(config.dialect, made) });
+    this.#made = made;
+  }
+
+  /** Whether no connection of this handle is in use: no statement running, no transaction open (on any async context). */
+  get connectionsIdle(): boolean {
+    return (this.#made.driver?.busy ?? 0) === 0;
   }
 
   override transaction(): TransactionBuilder<any> {
