@@ -54,15 +54,15 @@ async function getJson<T>(app: FastifyInstance, url: string): Promise<T> {
 }
 
 /** The exact count statement of a table alone (what every page's `count` costs), `n` times. */
-async function measureCount(app: FastifyInstance, table: string, n: number, name?: string): Promise<Figure> {
+async function measureCount(app: FastifyInstance, table: string, n: number, filter?: [string, string]): Promise<Figure> {
   const db = (app as unknown as { services: { dialect: { db: import('kysely').Kysely<any> } } }).services.dialect.db;
-  const where = name === undefined ? sql`` : sql` where name = ${name}`;
+  const where = filter === undefined ? sql`` : sql` where ${sql.ref(filter[0])} = ${filter[1]}`;
   const once = () => sql<{ n: number }>`select count(*) as n from ${sql.table(table)}${where}`.execute(db);
   await once();
   const wall = performance.now();
   const cpu = process.cpuUsage();
   for (let i = 0; i < n; i += 1) await once();
-  return { label: `count(*) of ${table}${name === undefined ? '' : ` where name = '${name}'`} alone`, cpuMs: cpuMs(cpu) / n, wallMs: (performance.now() - wall) / n, status: 200 };
+  return { label: `count(*) of ${table}${filter === undefined ? '' : ` where ${filter[0]} = '${filter[0] === 'name' ? filter[1] : '…'}'`} alone`, cpuMs: cpuMs(cpu) / n, wallMs: (performance.now() - wall) / n, status: 200 };
 }
 
 /** The whole list as CSV over loopback (streamed, never held): rows per second of wall and of CPU. */
@@ -109,7 +109,7 @@ async function measureBulk(app: FastifyInstance, device: string, rounds: number)
 }
 
 /** One open data set: its service, list sizes and the ids the scenarios need. */
-type DataSet = { url: string; app: FastifyInstance; counts: Record<string, number>; iface: { id: string; device: { id: string } }; ip: { id: string } };
+type DataSet = { url: string; app: FastifyInstance; counts: Record<string, number>; iface: { id: string; device: { id: string } }; ip: { id: string }; device: { name: string }; dnsName: string };
 
 async function openDataSet(url: string): Promise<DataSet> {
   const app = await buildBenchApp(url, { migrate: false });
@@ -118,7 +118,11 @@ async function openDataSet(url: string): Promise<DataSet> {
   for (const l of ['dcim/devices', 'dcim/interfaces', 'ipam/prefixes', 'ipam/ip-addresses']) counts[l] = (await getJson<{ count: number }>(app, `/api/${l}/?limit=1`)).count;
   const iface = (await getJson<{ results: DataSet['iface'][] }>(app, `/api/dcim/interfaces/?limit=1&offset=${Math.floor(counts['dcim/interfaces'] / 2)}`)).results[0];
   const ip = (await getJson<{ results: DataSet['ip'][] }>(app, `/api/ipam/ip-addresses/?limit=1&offset=${Math.floor(counts['ipam/ip-addresses'] / 2)}`)).results[0];
-  return { url, app, counts, iface, ip };
+  const device = (await getJson<{ results: DataSet['device'][] }>(app, `/api/dcim/devices/?limit=1&offset=${Math.floor(counts['dcim/devices'] / 2)}`)).results[0];
+  // An address the seed gave a DNS name (half of them have one), from the middle of the list.
+  const named = await getJson<{ results: { dns_name: string }[] }>(app, `/api/ipam/ip-addresses/?limit=20&offset=${Math.floor(counts['ipam/ip-addresses'] / 2)}`);
+  const dnsName = named.results.find((r) => r.dns_name)?.dns_name ?? '';
+  return { url, app, counts, iface, ip, device, dnsName };
 }
 
 /** A measurement on one data set, `times` repetitions (a round). */
@@ -126,11 +130,13 @@ type Scenario = { label: string; share: number; measure(d: DataSet, times: numbe
 
 function scenarios(csvRows: number): Scenario[] {
   const get = (label: string, url: (d: DataSet) => string, share = 1): Scenario => ({ label, share, measure: (d, times) => measureGet(d.app, label, url(d), times, 2) });
-  const count = (table: string, name?: string): Scenario => ({ label: '', share: 0.2, measure: (d, times) => measureCount(d.app, table, times, name) });
+  const count = (table: string, filter?: (d: DataSet) => [string, string]): Scenario => ({ label: '', share: 0.2, measure: (d, times) => measureCount(d.app, table, times, filter?.(d)) });
   return [
     get('interfaces, first page (limit 50)', () => '/api/dcim/interfaces/?limit=50'),
     get('interfaces, first page, depth 1', () => '/api/dcim/interfaces/?limit=50&depth=1'),
     get('interfaces filtered name=Ethernet1/1 (limit 50)', () => '/api/dcim/interfaces/?limit=50&name=Ethernet1/1'),
+    get('devices filtered name= (one match, limit 50)', (d) => `/api/dcim/devices/?limit=50&name=${encodeURIComponent(d.device.name)}`),
+    get('IP addresses filtered dns_name= (limit 50)', (d) => `/api/ipam/ip-addresses/?limit=50&dns_name=${encodeURIComponent(d.dnsName)}`),
     get('interfaces of one device (device_id=)', (d) => `/api/dcim/interfaces/?limit=50&device_id=${d.iface.device.id}`),
     get('IP addresses, first page (limit 50)', () => '/api/ipam/ip-addresses/?limit=50'),
     get('prefixes net_host_contained=10.5.0.0/16', () => '/api/ipam/prefixes/?limit=50&net_host_contained=10.5.0.0/16'),
@@ -139,8 +145,9 @@ function scenarios(csvRows: number): Scenario[] {
     get('IP address detail GET', (d) => `/api/ipam/ip-addresses/${d.ip.id}/`),
     get('interfaces at offset 100 000 (limit 50)', () => '/api/dcim/interfaces/?limit=50&offset=100000', 0.1),
     count('dcim_interface'),
-    count('dcim_interface', 'Ethernet1/1'),
+    count('dcim_interface', () => ['name', 'Ethernet1/1']),
     count('ipam_ipaddress'),
+    count('ipam_ipaddress', (d) => ['dns_name', d.dnsName]),
     { label: 'bulk create', share: 0, measure: (d) => measureBulk(d.app, d.iface.device.id, 1) },
     { label: 'CSV', share: 0, measure: (d) => measureCsv(d.app, '/api/dcim/interfaces/', csvRows) },
   ];

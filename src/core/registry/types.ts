@@ -203,7 +203,12 @@ export type AuthoredModel = {
   /** A unique field that names the object on a detail path when the key is no id (the reference's `JobByNameViewSet`: `jobs/<name>/`). */
   lookup_field?: string;
   unique_together?: string[][];
-  /** Extra (non-unique) indexes by field names, e.g. `[['ip_version', 'network', 'broadcast']]`. */
+  /**
+   * Extra (non-unique) indexes by field names, e.g. `[['ip_version', 'network', 'broadcast']]`;
+   * also where the reference says `db_index=True` on a column no other index leads with (`name` of
+   * components, `dns_name`, `serial`), so an exact filter and its count read the index alone.
+   * Created on the next start (migration 1's schema sync, `IF NOT EXISTS`).
+   */
   indexes?: string[][];
   ordering: string[];
   /** A field name, or a function of the row. */

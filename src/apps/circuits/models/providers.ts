@@ -39,6 +39,7 @@ export const providerNetwork = defineModel({
   },
   natural_key: ['provider', 'name'],
   unique_together: [['provider', 'name']],
+  indexes: [['name']],
   ordering: ['provider', 'name'],
   display: (row, ctx) => `${ctx.display('circuits.provider', row.provider_id) ?? ''} ${text(row.name)}`,
   display_needs: ['provider'],

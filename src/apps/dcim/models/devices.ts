@@ -137,6 +137,7 @@ export const device = defineModel({
   },
   natural_key: ['name', 'tenant', 'location'],
   unique_together: [['location', 'tenant', 'name'], ['rack', 'position', 'face'], ['virtual_chassis', 'vc_position']],
+  indexes: [['serial']],
   ordering: ['_name'],
   display: (row, ctx) => {
     if (row.name) return text(row.name);

@@ -58,6 +58,7 @@ export const rack = defineModel({
   },
   natural_key: ['name', 'rack_group'],
   unique_together: [['rack_group', 'name'], ['rack_group', 'facility_id']],
+  indexes: [['serial']],
   ordering: ['location', 'rack_group', '_name'],
   display: (row) => (row.facility_id ? `${text(row.name)} (${text(row.facility_id)})` : text(row.name)),
   search: ['name', 'facility_id', { path: 'serial', term: 'strip' }, { path: 'asset_tag', term: 'strip' }, 'comments'],

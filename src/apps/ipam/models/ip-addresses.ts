@@ -39,7 +39,7 @@ export const ipAddress = defineModel({
   natural_key: ['namespace', 'host'],
   natural_key_paths: { namespace: 'parent__namespace' },
   unique_together: [['parent', 'host']],
-  indexes: [['ip_version', 'host']],
+  indexes: [['ip_version', 'host'], ['dns_name']],
   unique_messages: { 'parent,host': { field: '__all__', message: 'IP address with this Parent and Host already exists.' } },
   ordering: ['ip_version', 'host', 'mask_length'],
   display: (row) => `${text(row.host)}/${text(row.mask_length)}`,

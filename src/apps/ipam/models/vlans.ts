@@ -43,6 +43,7 @@ export const vlan = defineModel({
   },
   natural_key: ['id'],
   unique_together: [['vlan_group', 'vid'], ['vlan_group', 'name']],
+  indexes: [['name']],
   ordering: ['vlan_group', 'vid'],
   display: (row) => `${text(row.name)} (${text(row.vid)})`,
   search: ['name', 'description', { path: 'vid', lookup: 'exact', term: 'int' }],

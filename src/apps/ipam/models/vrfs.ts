@@ -30,6 +30,7 @@ export const vrf = defineModel({
   },
   natural_key: ['namespace', 'rd'],
   unique_together: [['namespace', 'rd']],
+  indexes: [['name']],
   ordering: ['namespace', 'name', 'rd'],
   display: (row, ctx) => `${text(ctx.related('ipam.namespace', row.namespace_id)?.name)}: (${text(row.name)})`,
   display_needs: ['namespace'],

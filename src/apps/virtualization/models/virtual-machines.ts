@@ -66,6 +66,7 @@ export const vmInterface = defineModel({
   },
   natural_key: ['virtual_machine', 'name'],
   unique_together: [['virtual_machine', 'name']],
+  indexes: [['name']],
   ordering: ['virtual_machine', '_name'],
   display: 'name',
 });
