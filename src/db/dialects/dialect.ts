@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { ScopedStorage } from '../../core/scoped-storage.js';
 import type { Kysely, LogEvent, RawBuilder, SelectQueryBuilder } from 'kysely';
 import type { Storage } from '../../core/fields/kind.js';
 
@@ -144,9 +144,12 @@ export type JsonSql = {
 };
 
 /** Marks background work (the queue's runner): its statements are left out of `queryCount`, which measures requests. */
-const uncountedScope = new AsyncLocalStorage<true>();
+const uncountedScope = new ScopedStorage<true>();
 
-/** Runs `fn` with its statements left out of `queryCount` (everything it awaits or starts included). */
+/**
+ * Runs `fn` with its statements left out of `queryCount` (everything it awaits included; work it
+ * starts and leaves running, until `fn` settles: core/scoped-storage.ts).
+ */
 export function uncounted<T>(fn: () => Promise<T>): Promise<T> {
   return uncountedScope.run(true, fn);
 }
