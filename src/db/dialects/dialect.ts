@@ -54,6 +54,11 @@ export type Dialect = {
   /** Whether reading the generation costs no statement (then small per-request reads are memoized by it). */
   freeGeneration: boolean;
   /**
+   * Where reading the generation costs a statement: the generation as an SQL expression, so a
+   * statement a request makes anyway reads it too (generation-memo.ts `firstRowWithGeneration`).
+   */
+  generationSql?: RawBuilder<string>;
+  /**
    * Rows passed as one array parameter per column (`unnest($1::uuid[], $2::text[])`), for bulk
    * statements that would otherwise carry thousands of placeholders (bulk-rows.ts); absent where
    * the database has no array parameters.
