@@ -11,6 +11,8 @@ declare module 'fastify' {
     wantsCsv: boolean;
     /** The database's write generation as this request first read it (`requestGeneration`). */
     generationRead: Promise<string | null> | null;
+    /** The request's URL as `requestUrl` parsed it (once per request). */
+    parsedUrl: URL | null;
   }
 }
 
@@ -29,11 +31,24 @@ export function baseUrl(req: FastifyRequest): string {
   return `${proto}://${req.headers.host ?? 'localhost'}`;
 }
 
-/** Query parameters in order, repeated names keeping every value. */
+/**
+ * The request's path and query as a WHATWG URL, parsed once per request (versioning, the
+ * browsable API, the handlers and their page links all read it). Shared: read it, never change
+ * it (copy it first: `new URL(requestUrl(req))`).
+ */
+export function requestUrl(req: FastifyRequest): URL {
+  req.parsedUrl ??= new URL(req.url, 'http://x');
+  return req.parsedUrl;
+}
+
+/** Query parameters in order, repeated names keeping every value (a new map each call: callers may change it). */
 export function queryParams(req: FastifyRequest): Map<string, string[]> {
-  const search = new URL(req.url, 'http://x').searchParams;
   const out = new Map<string, string[]>();
-  for (const [k, v] of search) out.set(k, [...(out.get(k) ?? []), v]);
+  for (const [k, v] of requestUrl(req).searchParams) {
+    const values = out.get(k);
+    if (values) values.push(v);
+    else out.set(k, [v]);
+  }
   return out;
 }
 

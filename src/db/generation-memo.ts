@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { Dialect } from './dialects/dialect.js';
 
 /** Entries of one write generation; a new generation starts an empty table. */
@@ -26,4 +28,23 @@ export async function memoByGeneration<T>(dialect: Dialect, key: string, load: (
   values.set(key, value);
   value.catch(() => values.delete(key));
   return value;
+}
+
+/** Column names of `firstRowWithGeneration`'s statement (no table has them). */
+const [GENERATION, FOUND] = ['netsot_generation', 'netsot_found'];
+
+/**
+ * The first row of `query` (or undefined) and the write generation, read by one statement where
+ * the dialect offers the generation as an SQL expression (PostgreSQL: one round trip instead of
+ * two, both seen by the same snapshot); elsewhere the generation is read apart (free there).
+ */
+export async function firstRowWithGeneration<R extends Record<string, unknown>>(dialect: Dialect, query: SelectQueryBuilder<any, any, R>): Promise<{ row: R | undefined; generation: string | null }> {
+  if (!dialect.generationSql) {
+    const [generation, rows] = await Promise.all([dialect.writeGeneration(), query.execute()]);
+    return { row: rows[0], generation };
+  }
+  // The row's columns beside the generation: a query without rows leaves one row of nulls, told apart by `found`.
+  const { rows } = await sql<Record<string, unknown>>`SELECT ${dialect.generationSql} AS ${sql.id(GENERATION)}, q.* FROM (SELECT 1) AS one LEFT JOIN (SELECT 1 AS ${sql.id(FOUND)}, r.* FROM (${query}) AS r LIMIT 1) AS q ON true`.execute(dialect.db);
+  const { [GENERATION]: generation, [FOUND]: found, ...row } = rows[0];
+  return { row: found === null ? undefined : (row as R), generation: generation as string };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { NotAuthenticatedError } from '../core/errors.js';
 import { checkPassword, safeEqual } from '../core/passwords.js';
 import { toIsoMicro } from '../core/fields/scalar.js';
-import { memoByGeneration } from '../db/generation-memo.js';
+import { firstRowWithGeneration, memoByGeneration } from '../db/generation-memo.js';
 import type { Actor, Permission, Services } from './services.js';
 
 /** Digest under which token keys are looked up, so the lookup itself reveals nothing of the key. */
@@ -44,29 +44,54 @@ export async function toActor(services: Services, user: Record<string, unknown>,
   };
 }
 
-type TokenEntry = { row: Record<string, unknown> | undefined; actor?: Actor & { write_enabled: boolean } };
+/** Keys up to this long (a real one has 40 characters) key the memo themselves; longer ones (client input) by their digest. */
+const MEMO_KEY_LENGTH = 64;
 
-/** The token row (and, once authenticated, its actor), kept while the database's write generation stands still. */
-function lookupToken(services: Services, digest: string, generation?: Promise<string | null>): Promise<TokenEntry> {
-  return memoByGeneration(services.dialect, `token:${digest}`, async () => ({
-    row: await services.dialect.db
-      .selectFrom('users_token as t')
-      .innerJoin('users_user as u', 'u.id', 't.user_id')
-      .select(['t.key', 't.expires', 't.write_enabled', 'u.id', 'u.username', 'u.is_superuser', 'u.is_active'])
-      .where('t.key_digest', '=', digest)
-      .executeTakeFirst(),
-  }), generation);
+type TokenEntry = { row: Record<string, unknown> | undefined; matches?: boolean; actor?: Actor & { write_enabled: boolean } };
+
+/** The token row of a key (its user's columns joined). */
+function tokenQuery(services: Services, key: string) {
+  return services.dialect.db
+    .selectFrom('users_token as t')
+    .innerJoin('users_user as u', 'u.id', 't.user_id')
+    .select(['t.key', 't.expires', 't.write_enabled', 'u.id', 'u.username', 'u.is_superuser', 'u.is_active'])
+    .where('t.key_digest', '=', keyDigest(key));
 }
 
-/** `Authorization: Token <key>` -> the actor, or the reference's 403 texts (`generation`: the request's, when read). */
-export async function authenticateToken(services: Services, key: string, generation?: Promise<string | null>) {
-  const entry = await lookupToken(services, keyDigest(key), generation);
+/**
+ * The token row (and, once authenticated, its actor), kept while the database's write generation
+ * stands still, with the generation it belongs to. Keyed by the key itself (a hit hashes
+ * nothing; see MEMO_KEY_LENGTH). Where reading the generation costs a statement and the request has not read it yet,
+ * the row is read with the generation in one statement (the round trip the generation costs
+ * anyway): the actor is still kept for that generation.
+ */
+async function lookupToken(services: Services, key: string, generation?: Promise<string | null>): Promise<{ entry: TokenEntry; generation?: Promise<string | null> }> {
+  const { dialect } = services;
+  const memoKey = key.length <= MEMO_KEY_LENGTH ? `token:${key}` : `token#${keyDigest(key)}`;
+  if (generation || dialect.freeGeneration || !dialect.generationSql) {
+    return { entry: await memoByGeneration(dialect, memoKey, async () => ({ row: await tokenQuery(services, key).executeTakeFirst() }), generation), generation };
+  }
+  const read = await firstRowWithGeneration(dialect, tokenQuery(services, key));
+  const known = Promise.resolve(read.generation);
+  const entry = await memoByGeneration(dialect, memoKey, async (): Promise<TokenEntry> => ({ row: read.row }), known);
+  return { entry, generation: known };
+}
+
+/**
+ * `Authorization: Token <key>` -> the actor, or the reference's 403 texts. `generation`: the
+ * request's, when read; the answer's `generation` is the one the token was read at (read here
+ * with the token row where that saves a statement, for the request to keep).
+ */
+export async function authenticateToken(services: Services, key: string, generation?: Promise<string | null>): Promise<{ actor: Actor & { write_enabled: boolean }; generation?: Promise<string | null> }> {
+  const found = await lookupToken(services, key, generation);
+  const { entry } = found;
   const row = entry.row;
-  if (!row || !safeEqual(String(row.key), key)) throw new NotAuthenticatedError('Invalid token');
+  entry.matches ??= !!row && safeEqual(String(row.key), key);
+  if (!row || !entry.matches) throw new NotAuthenticatedError('Invalid token');
   if (row.expires && String(row.expires) <= toIsoMicro(new Date())) throw new NotAuthenticatedError('Token expired');
   if (!services.dialect.decode('boolean', row.is_active)) throw new NotAuthenticatedError('User inactive');
   entry.actor ??= await toActor(services, row, services.dialect.decode('boolean', row.write_enabled) as boolean);
-  return entry.actor;
+  return { actor: entry.actor, generation: found.generation };
 }
 
 /**

@@ -144,7 +144,7 @@ export class QueueRunner {
     await uncounted(() => beat(dialect, { id: this.id, hostname: os.hostname(), pid: process.pid, started: this.started }));
     this.unlisten = await dialect.listen(QUEUE_CHANNEL, () => this.wake());
     this.timers.push(setInterval(() => void this.heartbeat(), heartbeatInterval(this.options.leaseMs)).unref());
-    this.loop = uncounted(() => this.run());
+    this.loop = this.run();
   }
 
   /** Looks for work now (cheap to call often: wakes coalesce). */
@@ -181,11 +181,12 @@ export class QueueRunner {
       let claimed: ClaimedItem[] = [];
       try {
         const free = this.options.concurrency - this.active.size;
-        claimed = await this.backend.claim(this.id, [...this.handlers.keys()], free, Date.now() + this.options.leaseMs);
+        claimed = await uncounted(() => this.backend.claim(this.id, [...this.handlers.keys()], free, Date.now() + this.options.leaseMs));
       } catch (err) {
         if (this.running) console.error(`queue: claiming failed: ${(err as Error).message}`);
       }
-      for (const item of claimed) this.active.set(item.id, { item, done: this.execute(item).finally(() => { this.active.delete(item.id); this.wake(); }) });
+      // Each claim and each row's run apart (not the whole loop, which never ends): the storage that marks them is enabled only while one runs.
+      for (const item of claimed) this.active.set(item.id, { item, done: uncounted(() => this.execute(item)).finally(() => { this.active.delete(item.id); this.wake(); }) });
       if (!this.running) break;
       if (this.woken) continue;
       await this.sleep();

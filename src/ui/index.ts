@@ -3,7 +3,7 @@ import { sessionUser } from '../api/plugins/session.js';
 import { registerFormParser } from './form-body.js';
 import { registerLogin, toLogin } from './login.js';
 import { registerPages } from './pages.js';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../ops/services.js';
 
 /** The interface's own small stylesheet and script, read once. */
@@ -22,11 +22,15 @@ function registerAssets(app: FastifyInstance): void {
 
 /** A browser that opens /api/docs/ without a token or session is sent to log in first (then comes back). */
 function docsNeedLogin(app: FastifyInstance, services: Services): void {
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.method !== 'GET' || req.headers.authorization || !req.url.startsWith('/api/docs/')) return;
+  // A hook of every request: the others return at once, without a promise.
+  const forDocs = async (req: FastifyRequest, reply: FastifyReply) => {
     if (new URL(req.url, 'http://x').pathname !== '/api/docs/' || (await sessionUser(services, req))) return;
     if (services.config.exemptViewPermissions.includes('*')) return;
     return toLogin(reply, req.url);
+  };
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.method !== 'GET' || req.headers.authorization || !req.url.startsWith('/api/docs/')) return done();
+    forDocs(req, reply).then((sent) => (sent ? undefined : done()), done);
   });
 }
 

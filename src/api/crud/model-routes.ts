@@ -9,7 +9,7 @@ import { getRow, listRows } from '../../ops/read.js';
 import { serialize, serializePage, serializeOne, objectUrl } from '../../ops/serialize/index.js';
 import { sendCsvList, sendCsvRows } from '../csv/respond-csv.js';
 import { buildOptions, optionsJsonText } from '../metadata/options.js';
-import { queryParams, requestGeneration, toRequestContext } from '../request-context.js';
+import { queryParams, requestGeneration, requestUrl, toRequestContext } from '../request-context.js';
 import { pageLinks } from './pagination.js';
 import { parsePaging, readsOnly, serializeOptions } from './query.js';
 import { ResponseCache } from './response-cache.js';
@@ -109,18 +109,16 @@ async function cachedGet(ctx: Ctx, build: () => Promise<Buffer>) {
   return sendJsonText(ctx.reply, 200, body);
 }
 
-async function listGet(ctx: Ctx) {
+async function listGet(ctx: Ctx, rc: RequestContext, params: Params) {
   if (ctx.req.wantsCsv) return sendCsvList(ctx.services, ctx.req, ctx.reply, ctx.model);
-  return cachedGet(ctx, () => listBody(ctx));
+  return cachedGet(ctx, () => listBody(ctx, rc, params));
 }
 
-async function listBody(ctx: Ctx) {
-  const params = queryParams(ctx.req);
-  const rc = toRequestContext(ctx.req, '');
+async function listBody(ctx: Ctx, rc: RequestContext, params: Params) {
   const paging = parsePaging(params, ctx.services.config);
   const opts = serializeOptions(params, rc.baseUrl, { method: ctx.req.method, generation: requestGeneration(ctx.services.dialect, ctx.req) });
   const { count, rows } = await listRows(ctx.services, rc, ctx.model, { params, ...paging, sort: params.get('sort')?.at(-1) });
-  const links = pageLinks({ base: rc.baseUrl, path: new URL(ctx.req.url, 'http://x').pathname, params, count, ...paging });
+  const links = pageLinks({ base: rc.baseUrl, path: requestUrl(ctx.req).pathname, params, count, ...paging });
   return serializePage(ctx.services, ctx.services.dialect.db, ctx.model, rows, opts, { count, next: links.next, previous: links.previous });
 }
 
@@ -144,7 +142,7 @@ async function handleList(ctx: Ctx) {
   const rc = toRequestContext(req, routeName(model, 'list'));
   const params = queryParams(req);
   switch (req.method) {
-    case 'GET': case 'HEAD': return listGet(ctx);
+    case 'GET': case 'HEAD': return listGet(ctx, rc, params);
     case 'OPTIONS': return sendJsonText(reply, 200, optionsJsonText(buildOptions(services, model, { actor: req.actor, detail: false, writeEnabled: req.actor?.write_enabled !== false })));
     default: if (model.read_only && !(model.deletable && req.method === 'DELETE')) refuseMethod(ctx, allow);
   }

@@ -17,7 +17,7 @@ function routeModel(services: Services, req: FastifyRequest) {
 }
 
 /** CSV bodies (`{__csv}` from the body parser) become the objects a JSON write would carry. */
-async function convertCsvBody(services: Services, req: FastifyRequest): Promise<void> {
+function convertCsvBody(services: Services, req: FastifyRequest): void {
   const body = req.body as { __csv?: unknown } | undefined;
   if (!body || typeof body !== 'object' || typeof body.__csv !== 'string') return;
   const model = routeModel(services, req);
@@ -57,6 +57,10 @@ function csvError(req: FastifyRequest, reply: FastifyReply, payload: unknown): u
  * negotiated CSV are sent as CSV.
  */
 export function registerCsv(app: FastifyInstance, services: Services): void {
-  app.addHook('preHandler', async (req) => convertCsvBody(services, req));
+  // Synchronous: a hook of every request, which most leave at once.
+  app.addHook('preHandler', (req, _reply, done) => {
+    convertCsvBody(services, req);
+    done();
+  });
   app.addHook('onSend', (req, reply, payload, done) => done(null, csvError(req, reply, payload)));
 }

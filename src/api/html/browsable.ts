@@ -1,4 +1,6 @@
 import { STATUS_CODES } from 'node:http';
+import { acceptInfo } from '../plugins/versioning.js';
+import { requestUrl } from '../request-context.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Escapes text for HTML element content and quoted attribute values. */
@@ -76,9 +78,9 @@ ${renderJsonHtml(page.body)}</pre>
 
 /** `?format=api`, or (without `format`) a first Accept range of `text/html`, as a browser sends. */
 function wantsHtml(req: FastifyRequest): boolean {
-  const format = new URL(req.url, 'http://x').searchParams.get('format');
+  const format = req.url.includes('?') ? requestUrl(req).searchParams.get('format') : null;
   if (format) return format === 'api';
-  return String(req.headers.accept ?? '').split(',')[0].split(';')[0].trim().toLowerCase() === 'text/html';
+  return acceptInfo(req).leading === 'text/html';
 }
 
 function toHtml(req: FastifyRequest, reply: FastifyReply, payload: string): string {

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { requestUrl } from '../request-context.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** Where the Swagger UI files are served from: outside /api/, so no token is needed to load them. */
@@ -55,12 +56,15 @@ window.ui = SwaggerUIBundle(Object.assign(${scriptJson(config)}, { presets: [Swa
 
 /** `/api/docs/?format=openapi` -> 301 to the JSON schema (the reference keeps drf-yasg's URL). */
 function redirectOpenApi(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req, reply) => {
-    const url = new URL(req.url, 'http://x');
-    if (url.pathname !== '/api/docs/' || url.searchParams.get('format') !== 'openapi') return;
-    url.searchParams.delete('format');
-    const rest = url.searchParams.toString();
-    return reply.code(301).header('Location', `/api/swagger.json${rest ? `?${rest}` : ''}`).send('');
+  // Synchronous, reading the request's one parse of its URL (and none without a query): the hook runs for every request.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!req.url.includes('?')) return done();
+    const url = requestUrl(req);
+    if (url.pathname !== '/api/docs/' || url.searchParams.get('format') !== 'openapi') return done();
+    const search = new URLSearchParams(url.searchParams);
+    search.delete('format');
+    const rest = search.toString();
+    reply.code(301).header('Location', `/api/swagger.json${rest ? `?${rest}` : ''}`).send('');
   });
 }
 

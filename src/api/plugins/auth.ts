@@ -32,7 +32,10 @@ async function authenticate(services: Services, req: FastifyRequest) {
   if (scheme.toLowerCase() === 'token') {
     if (rest.length === 0) throw new NotAuthenticatedError('Invalid token header. No credentials provided.');
     if (rest.length > 1) throw new NotAuthenticatedError('Invalid token header. Token string should not contain spaces.');
-    return authenticateToken(services, rest[0], requestGeneration(services.dialect, req));
+    // Where reading the generation costs a statement, the token look-up reads it (one round trip for both) and the request keeps it.
+    const { actor, generation } = await authenticateToken(services, rest[0], services.dialect.freeGeneration ? requestGeneration(services.dialect, req) : req.generationRead ?? undefined);
+    if (generation) req.generationRead ??= generation;
+    return actor;
   }
   if (scheme.toLowerCase() === 'basic' && req.url.startsWith('/api/users/tokens/')) return authenticateBasicHeader(services, rest);
   return null;

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { ScopedStorage } from '../../core/scoped-storage.js';
 import type { Kysely, LogEvent, RawBuilder, SelectQueryBuilder } from 'kysely';
 import type { Storage } from '../../core/fields/kind.js';
 
@@ -60,6 +60,11 @@ export type Dialect = {
   writeGeneration(): Promise<string | null>;
   /** Whether reading the generation costs no statement (then small per-request reads are memoized by it). */
   freeGeneration: boolean;
+  /**
+   * Where reading the generation costs a statement: the generation as an SQL expression, so a
+   * statement a request makes anyway reads it too (generation-memo.ts `firstRowWithGeneration`).
+   */
+  generationSql?: RawBuilder<string>;
   /**
    * Rows passed as one array parameter per column (`unnest($1::uuid[], $2::text[])`), for bulk
    * statements that would otherwise carry thousands of placeholders (bulk-rows.ts); absent where
@@ -151,9 +156,12 @@ export type JsonSql = {
 };
 
 /** Marks background work (the queue's runner): its statements are left out of `queryCount`, which measures requests. */
-const uncountedScope = new AsyncLocalStorage<true>();
+const uncountedScope = new ScopedStorage<true>();
 
-/** Runs `fn` with its statements left out of `queryCount` (everything it awaits or starts included). */
+/**
+ * Runs `fn` with its statements left out of `queryCount` (everything it awaits included; work it
+ * starts and leaves running, until `fn` settles: core/scoped-storage.ts).
+ */
 export function uncounted<T>(fn: () => Promise<T>): Promise<T> {
   return uncountedScope.run(true, fn);
 }

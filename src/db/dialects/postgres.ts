@@ -18,6 +18,9 @@ const TYPES: Record<Storage, string> = {
  * Driver values that read back as another JS value: a json column gives keys in written order,
  * read as jsonb gave (and the reference gives) them. The others come back as stored.
  */
+/** The write generation: the current snapshot (any transaction that writes takes a txid; the snapshot moves when one starts and when it ends). */
+const GENERATION = sql<string>`pg_current_snapshot()::text`;
+
 const DECODERS: Partial<Record<Storage, (value: unknown) => unknown>> = { document: inJsonbOrder };
 
 // COUNT(*) and bigint come back as strings by default; they fit in a double here.
@@ -110,7 +113,8 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
     // Any transaction that writes takes a txid: the snapshot moves when one starts and when it ends.
     freeGeneration: false,
-    writeGeneration: async () => (await sql<{ g: string }>`SELECT pg_current_snapshot()::text AS g`.execute(db)).rows[0]?.g ?? null,
+    generationSql: GENERATION,
+    writeGeneration: async () => (await sql<{ g: string }>`SELECT ${GENERATION} AS g`.execute(db)).rows[0]?.g ?? null,
     lockTable: async (trx, table) => {
       await sql`LOCK TABLE ${sql.table(table)} IN SHARE ROW EXCLUSIVE MODE`.execute(trx);
     },

@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Kysely } from 'kysely';
+import { ScopedStorage } from '../../core/scoped-storage.js';
 import { TransactionEscapeError } from '../../core/errors.js';
 import type { DatabaseConnection, Dialect as KyselyDialect, Driver, KyselyConfig, QueryCompiler, TransactionBuilder, TransactionSettings } from 'kysely';
 
@@ -38,7 +38,8 @@ import type { DatabaseConnection, Dialect as KyselyDialect, Driver, KyselyConfig
 /** One transaction opened through the root handle, as seen by the async context that opened it. */
 type Scope = { open: boolean };
 
-const scopes = new AsyncLocalStorage<Scope>();
+/** Enabled only while a transaction runs (core/scoped-storage.ts: no promise hooks for reads). */
+const scopes = new ScopedStorage<Scope>();
 
 /** Whether the current async context is inside a transaction of a guarded handle. */
 export function insideTransaction(): boolean {
@@ -61,7 +62,9 @@ class GuardedDriver implements Driver {
     return this.inner.init();
   }
 
-  async acquireConnection(): Promise<DatabaseConnection> {
+  // Not async: every statement asks for a connection, and the check needs no promise of its own
+  // (Kysely awaits this call inside an async function, so a throw still rejects).
+  acquireConnection(): Promise<DatabaseConnection> {
     assertOutsideTransaction();
     const connection = await this.inner.acquireConnection();
     this.busy += 1;
