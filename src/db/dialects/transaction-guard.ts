@@ -63,12 +63,14 @@ class GuardedDriver implements Driver {
   }
 
   // Not async: every statement asks for a connection, and the check needs no promise of its own
-  // (Kysely awaits this call inside an async function, so a throw still rejects).
+  // (Kysely awaits this call inside an async function, so a throw still rejects). The count
+  // moves only once the connection is had (a failed acquire holds none).
   acquireConnection(): Promise<DatabaseConnection> {
     assertOutsideTransaction();
-    const connection = await this.inner.acquireConnection();
-    this.busy += 1;
-    return connection;
+    return this.inner.acquireConnection().then((connection) => {
+      this.busy += 1;
+      return connection;
+    });
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
