@@ -63,7 +63,10 @@ async function checkUniqueTogether(services: Services, exec: Exec, model: Resolv
  * pass checks pairwise that it fails as a whole (A's parent B and B's parent A).
  */
 async function rulesOf(services: Services, exec: Exec, model: ResolvedModel, plan: ItemPlan, reader: RowBatcher, pending: ReadonlyMap<unknown, Row>): Promise<void> {
-  const get = async (m: string, id: unknown) => (m === model.id ? pending.get(id) : undefined) ?? reader.get(m, id);
+  const get = (m: string, id: unknown) => {
+    const own = m === model.id ? pending.get(id) : undefined;
+    return own ? Promise.resolve(own) : reader.get(m, id);
+  };
   const linksOf = (modelId: string, field: string, ids: string[]) => {
     const target = services.registry.get(modelId);
     return services.store.links(exec, target, target.fieldMap.get(field)!, ids);
@@ -71,9 +74,19 @@ async function rulesOf(services: Services, exec: Exec, model: ResolvedModel, pla
   const links = async (field: string) => plan.links.get(field) ?? (plan.before ? (await linksOf(model.id, field, [String(plan.row.id)])).get(String(plan.row.id)) ?? [] : []);
   const ctx: RuleContext = { row: plan.row as Row, before: plan.before, get, find: (m, where) => reader.find(m, where), model, config: services.config, links, linksOf };
   for (const rule of model.rules) {
-    const errors = await rule(ctx);
-    for (const [field, messages] of Object.entries(errors ?? {})) for (const message of [messages].flat()) addError(plan, field, message);
+    // A rule that answers at once is not awaited (an await costs a promise).
+    const answer = rule(ctx);
+    const errors = isPromise(answer) ? await answer : answer;
+    if (errors) addErrors(plan, errors);
   }
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
+function addErrors(plan: ItemPlan, errors: Record<string, string | string[]>): void {
+  for (const [field, messages] of Object.entries(errors)) for (const message of [messages].flat()) addError(plan, field, message);
 }
 
 /**

@@ -9,6 +9,13 @@ type Waiter<T> = { resolve: (value: T) => void; reject: (err: unknown) => void }
 /** `find` calls on one model with the same columns (and the same null columns), waiting for a flush. */
 type FindGroup = { modelId: string; live: string[]; nulls: string[]; asks: { values: unknown[]; waiter: Waiter<Row[]> }[] };
 
+/** A row asked for by id: the read under way, then its answer. */
+type Read = { done: boolean; row: Row | undefined; promise: Promise<Row | undefined> };
+
+const NOTHING: Promise<undefined> = Promise.resolve(undefined);
+
+const copyOf = (row: Row | undefined): Row | undefined => (row ? { ...row } : undefined);
+
 /** Predicates per statement: each brings one parameter per column, plus its index. */
 const PER_QUERY = 500;
 
@@ -20,7 +27,7 @@ const PER_QUERY = 500;
  * run, so what was read stays true.
  */
 export class RowBatcher {
-  private readonly rows = new Map<string, Map<string, Promise<Row | undefined>>>();
+  private readonly rows = new Map<string, Map<string, Read>>();
   private readonly found = new Map<string, Promise<Row[]>>();
   private pendingIds = new Map<string, Map<string, Waiter<Row | undefined>>>();
   private pendingFinds = new Map<string, FindGroup>();
@@ -28,18 +35,27 @@ export class RowBatcher {
 
   constructor(private readonly services: Services, private readonly exec: Exec) {}
 
-  /** The row of `modelId` with this id (a copy the caller may change), or undefined. */
-  async get(modelId: string, id: unknown): Promise<Row | undefined> {
-    if (typeof id !== 'string') return undefined;
-    const cache = this.rows.get(modelId) ?? new Map<string, Promise<Row | undefined>>();
-    this.rows.set(modelId, cache);
-    let promise = cache.get(id);
-    if (!promise) {
-      promise = new Promise<Row | undefined>((resolve, reject) => this.enqueueId(modelId, id, { resolve, reject }));
-      cache.set(id, promise);
+  /**
+   * The row of `modelId` with this id (a copy the caller may change), or undefined. A row already
+   * read is answered with one settled promise (the rules of a bulk write ask for the same few
+   * rows a thousand times: each further promise is paid for, async hooks being on).
+   */
+  get(modelId: string, id: unknown): Promise<Row | undefined> {
+    if (typeof id !== 'string') return NOTHING;
+    let cache = this.rows.get(modelId);
+    if (!cache) this.rows.set(modelId, (cache = new Map()));
+    let entry = cache.get(id);
+    if (!entry) {
+      const read: Read = { done: false, row: undefined, promise: NOTHING };
+      read.promise = new Promise<Row | undefined>((resolve, reject) => this.enqueueId(modelId, id, { resolve, reject })).then((row) => {
+        read.done = true;
+        read.row = row;
+        return row;
+      });
+      cache.set(id, (entry = read));
     }
-    const row = await promise;
-    return row ? { ...row } : undefined;
+    if (entry.done) return Promise.resolve(entry.row ? { ...entry.row } : undefined);
+    return entry.promise.then(copyOf);
   }
 
   /** Rows matching column equalities (null matches IS NULL), read once per distinct predicate. */
