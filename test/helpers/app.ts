@@ -82,13 +82,17 @@ export async function create(t: TestApp, path: string, body: unknown): Promise<a
  * custom field keys).
  */
 export async function withGeneration<T>(t: TestApp, generation: string, fn: () => Promise<T>): Promise<T> {
-  const dialect = t.app.services.dialect as { writeGeneration: () => Promise<string | null> };
-  const real = dialect.writeGeneration;
+  // The generation as an SQL expression (PostgreSQL reads it beside the token row) is hidden too,
+  // so every read of it goes through writeGeneration.
+  const dialect = t.app.services.dialect as { writeGeneration: () => Promise<string | null>; generationSql?: unknown };
+  const { writeGeneration: real, generationSql } = dialect;
   dialect.writeGeneration = async () => generation;
+  dialect.generationSql = undefined;
   try {
     return await fn();
   } finally {
     dialect.writeGeneration = real;
+    dialect.generationSql = generationSql;
   }
 }
 
