@@ -32,8 +32,11 @@ async function authenticate(services: Services, req: FastifyRequest) {
   if (scheme.toLowerCase() === 'token') {
     if (rest.length === 0) throw new NotAuthenticatedError('Invalid token header. No credentials provided.');
     if (rest.length > 1) throw new NotAuthenticatedError('Invalid token header. Token string should not contain spaces.');
-    // Where reading the generation costs a statement, the token look-up reads it (one round trip for both) and the request keeps it.
-    const { actor, generation } = await authenticateToken(services, rest[0], services.dialect.freeGeneration ? requestGeneration(services.dialect, req) : req.generationRead ?? undefined);
+    // Where reading the generation costs a statement and the dialect can read it beside a row, the
+    // token look-up reads it (one round trip for both) and the request keeps it.
+    const { dialect } = services;
+    const readBeside = !dialect.freeGeneration && dialect.generationSql !== undefined;
+    const { actor, generation } = await authenticateToken(services, rest[0], readBeside ? req.generationRead ?? undefined : requestGeneration(dialect, req));
     if (generation) req.generationRead ??= generation;
     return actor;
   }
