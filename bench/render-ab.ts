@@ -17,20 +17,14 @@ import { renderRows } from '../src/ops/serialize/render.js';
 import { renderPage } from '../src/ops/serialize/index.js';
 import { jsonBuffer } from '../src/core/json-buffer.js';
 import { parsePaging, serializeOptions } from '../src/api/crud/query.js';
+import { benchRequestContext, cpuMsPerRun } from './lib/render-context.js';
 
 const n = Number(process.env.N || 200);
 const rounds = Number(process.env.ROUNDS || 5);
 const app = await buildBenchApp(benchDatabaseUrl(), { migrate: false });
 const { services } = app;
-const actor = { id: 'bench', username: 'bench', is_superuser: true, is_active: true, permissions: [], write_enabled: true };
-const rc = { actor, requestId: 'x', baseUrl: 'http://127.0.0.1:8080', routeName: '' };
-
-function cpu(fn: () => unknown): number {
-  const before = process.cpuUsage();
-  for (let i = 0; i < n; i += 1) fn();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000 / n;
-}
+const rc = benchRequestContext('http://127.0.0.1:8080');
+const cpu = (fn: () => unknown): number => cpuMsPerRun(n, fn);
 
 const session = process.env.OUT ? new Session() : null;
 session?.connect();

@@ -8,6 +8,7 @@
 import { buildBenchApp } from './lib/local-app.js';
 import { listPath } from './lib/list-path.js';
 import { benchDatabaseUrl } from './lib/env.js';
+import { benchRequestContext, cpuMsPerRun } from './lib/render-context.js';
 import { listRows } from '../src/ops/read.js';
 import { loadForSerialization } from '../src/ops/serialize/plan.js';
 import { renderPage } from '../src/ops/serialize/index.js';
@@ -16,15 +17,8 @@ import { serializeOptions, parsePaging } from '../src/api/crud/query.js';
 const n = Number(process.env.N || 300);
 const app = await buildBenchApp(benchDatabaseUrl(), { migrate: false });
 const { services } = app;
-const actor = { id: 'bench', username: 'bench', is_superuser: true, is_active: true, permissions: [], write_enabled: true };
-const rc = { actor, requestId: 'x', baseUrl: 'http://127.0.0.1', routeName: '' };
-function cpu(fn: () => unknown): number {
-  for (let i = 0; i < 20; i += 1) fn();
-  const before = process.cpuUsage();
-  for (let i = 0; i < n; i += 1) fn();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000 / n;
-}
+const rc = benchRequestContext('http://127.0.0.1');
+const cpu = (fn: () => unknown): number => cpuMsPerRun(n, fn, 20);
 const out: string[] = [];
 for (const path of process.argv.slice(2)) {
   const detail = path.startsWith('detail:');

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { buildBenchApp } from './lib/local-app.js';
 import { listPath } from './lib/list-path.js';
+import { benchRequestContext } from './lib/render-context.js';
 import { BENCH_TOKEN, benchDatabaseUrl } from './lib/env.js';
 import { listRows } from '../src/ops/read.js';
 import { loadForSerialization } from '../src/ops/serialize/plan.js';
@@ -22,8 +23,7 @@ const n = Number(process.env.N || 300);
 const app = await buildBenchApp(benchDatabaseUrl(), { migrate: false });
 const { services } = app;
 const headers = { authorization: `Token ${BENCH_TOKEN}`, accept: 'application/json', 'cache-control': 'no-cache' };
-const actor = { id: 'bench', username: 'bench', is_superuser: true, is_active: true, permissions: [], write_enabled: true };
-const rc = { actor, requestId: 'x', baseUrl: 'http://127.0.0.1', routeName: '' };
+const rc = benchRequestContext('http://127.0.0.1');
 
 const session = process.env.OUT ? new Session() : null;
 session?.connect();
