@@ -13,6 +13,8 @@ declare module 'fastify' {
     generationRead: Promise<string | null> | null;
     /** The request's URL as `requestUrl` parsed it (once per request). */
     parsedUrl: URL | null;
+    /** The matched route's `config` as `routeConfig` read it (once per request). */
+    routeConfigRead: RouteConfig | null;
   }
 }
 
@@ -41,15 +43,39 @@ export function requestUrl(req: FastifyRequest): URL {
   return req.parsedUrl;
 }
 
-/** Query parameters in order, repeated names keeping every value (a new map each call: callers may change it). */
+/** Query parameters in order, repeated names keeping every value (a new map each call: callers may change it; a URL without a query is not parsed). */
 export function queryParams(req: FastifyRequest): Map<string, string[]> {
   const out = new Map<string, string[]>();
+  if (!req.url.includes('?')) return out;
   for (const [k, v] of requestUrl(req).searchParams) {
     const values = out.get(k);
     if (values) values.push(v);
     else out.set(k, [v]);
   }
   return out;
+}
+
+/** What the service's routes declare in their `config` (Fastify adds `url` and `method`). */
+export type RouteConfig = {
+  url?: string;
+  /** A view the reference serves without its API-version mixin (no API-Version header). */
+  unversioned?: boolean;
+  /** The `Allow` header of responses made before the handler runs. */
+  allow?: (req: FastifyRequest) => string | undefined;
+  /** Whether the route takes multipart/form-data for this request. */
+  multipart?: (req: FastifyRequest) => boolean;
+};
+
+const NO_ROUTE: RouteConfig = {};
+
+/**
+ * The matched route's config, read once per request: Fastify's `req.routeOptions` builds a new
+ * object on every access, and the hooks of every response read it (versioning, metrics, errors).
+ * Unmatched requests (404s) have an empty config.
+ */
+export function routeConfig(req: FastifyRequest): RouteConfig {
+  req.routeConfigRead ??= (req.routeOptions?.config as RouteConfig | undefined) ?? NO_ROUTE;
+  return req.routeConfigRead;
 }
 
 export function toRequestContext(req: FastifyRequest, routeName: string): RequestContext {

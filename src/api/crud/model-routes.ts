@@ -98,8 +98,9 @@ async function render(ctx: Ctx, rows: Row[], opts: { omitCounts?: boolean } = {}
   return serialize(ctx.services, ctx.services.dialect.db, ctx.model, rows, { ...serializeOptions(params, rc.baseUrl, { method: ctx.req.method, generation }), ...opts });
 }
 
-/** A GET body from the response cache, or rendered by `build` and kept there. */
+/** A GET body from the response cache, or rendered by `build` and kept there (a request the cache cannot serve goes straight to `build`). */
 async function cachedGet(ctx: Ctx, build: () => Promise<Buffer>) {
+  if (!ctx.cache.shareable(ctx.req)) return sendJsonText(ctx.reply, 200, await build());
   const key = await ctx.cache.keyFor(ctx.req);
   let body = ctx.cache.get(key);
   if (body === undefined) {

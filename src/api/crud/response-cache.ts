@@ -18,9 +18,14 @@ export class ResponseCache {
 
   constructor(private readonly dialect: Dialect, private readonly maxBytes: number) {}
 
+  /** Whether a body may be shared for the request at all (known without reading the generation). */
+  shareable(req: FastifyRequest): boolean {
+    return this.maxBytes > 0 && !!req.actor && !/no-cache|no-store/i.test(String(req.headers['cache-control'] ?? ''));
+  }
+
   /** The cache key for a request, or null when no body may be shared for it. */
   async keyFor(req: FastifyRequest): Promise<string | null> {
-    if (this.maxBytes <= 0 || !req.actor || /no-cache|no-store/i.test(String(req.headers['cache-control'] ?? ''))) return null;
+    if (!this.shareable(req) || !req.actor) return null;
     const generation = await requestGeneration(this.dialect, req);
     if (generation === null) return null;
     if (generation !== this.generation) this.clear(generation);

@@ -2,6 +2,7 @@ import { toCell, toCsvLines } from '../../ops/csv/cells.js';
 import { parseCsvBody } from '../../ops/csv/import.js';
 import { ValidationError } from '../../core/errors.js';
 import { nullCharacterErrors } from '../plugins/null-characters.js';
+import { routeConfig } from '../request-context.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../ops/services.js';
 
@@ -10,7 +11,7 @@ const DETAIL_ROUTE = '/api/:app/:path/:key/';
 
 /** The model a list/detail request names, or undefined for other routes. */
 function routeModel(services: Services, req: FastifyRequest) {
-  const route = req.routeOptions.url;
+  const route = routeConfig(req).url;
   if (route !== LIST_ROUTE && route !== DETAIL_ROUTE) return undefined;
   const { app, path } = req.params as { app: string; path: string };
   return services.registry.byAppPath(app, path);
@@ -26,7 +27,7 @@ function convertCsvBody(services: Services, req: FastifyRequest): void {
   const nul = nullCharacterErrors(rows);
   if (nul) throw new ValidationError(nul);
   // Create through CSV is always a bulk create (the reference cannot tell one row from a list).
-  req.body = req.routeOptions.url === DETAIL_ROUTE ? rows[0] : rows;
+  req.body = routeConfig(req).url === DETAIL_ROUTE ? rows[0] : rows;
 }
 
 /**

@@ -1,12 +1,13 @@
 import { AppError, BadRequestError, MethodNotAllowedError, PayloadTooLargeError, UnavailableError } from '../../core/errors.js';
 import { isUnversionedRoute } from './versioning.js';
+import { routeConfig } from '../request-context.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Sends an AppError in the reference's shape, with API-Version unless it is unversioned. */
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppError): FastifyReply {
   reply.code(err.status);
   // DRF sends a view's Allow on every response of the view, errors before the handler included.
-  const allow = (req.routeOptions?.config as { allow?: (r: FastifyRequest) => string | undefined } | undefined)?.allow;
+  const { allow } = routeConfig(req);
   if (allow && !reply.hasHeader('Allow')) {
     const value = allow(req);
     if (value) reply.header('Allow', value);

@@ -1,5 +1,5 @@
 import { AppError, BadRequestError, NotAcceptableError, NotFoundError } from '../../core/errors.js';
-import { requestUrl } from '../request-context.js';
+import { requestUrl, routeConfig } from '../request-context.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** API versions served; the last is the default (api-behaviour.md section 2). */
@@ -74,7 +74,7 @@ export function resolveVersion(req: FastifyRequest): void {
  * no API-Version header.
  */
 export function isUnversionedRoute(req: FastifyRequest): boolean {
-  return !!(req.routeOptions?.config as { unversioned?: boolean } | undefined)?.unversioned;
+  return !!routeConfig(req).unversioned;
 }
 
 /** Version errors come before authentication, as in the reference. */
@@ -82,6 +82,7 @@ export function registerVersioning(app: FastifyInstance): void {
   app.decorateRequest('apiVersion', '');
   app.decorateRequest('wantsCsv', false);
   app.decorateRequest('parsedUrl', null);
+  app.decorateRequest('routeConfigRead', null);
   app.addHook('onRequest', (req, _reply, done) => {
     if (req.url.startsWith('/api/')) resolveVersion(req);
     done();
