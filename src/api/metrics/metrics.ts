@@ -1,6 +1,8 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { queueDepth } from '../../queue/index.js';
+import { routeConfig } from '../request-context.js';
+import { RequestTally } from './request-tally.js';
 import type { ResponseCache } from '../crud/response-cache.js';
 import type { Services } from '../../ops/services.js';
 
@@ -22,16 +24,25 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /** One app's metrics: requests by route and status, the database pool and statements, the response cache. */
 export type AppMetrics = { registry: Registry; observe: (req: FastifyRequest, reply: FastifyReply) => void };
 
+/** `app/path` of every registered model, by registry (built once). */
+const modelPathSets = new WeakMap<object, Set<string>>();
+
+function modelPaths(services: Services): Set<string> {
+  let paths = modelPathSets.get(services.registry);
+  if (!paths) modelPathSets.set(services.registry, (paths = new Set(services.registry.models.map((m) => `${m.app}/${m.path}`))));
+  return paths;
+}
+
 /**
  * The route a request matched, as a bounded label: the generic model routes name their model
  * (`/api/dcim/devices/:key/`), every other route its pattern, and unmatched paths `(unmatched)`.
  */
 export function routeLabel(services: Services, req: FastifyRequest): string {
-  const pattern = req.routeOptions.url;
+  const pattern = routeConfig(req).url;
   if (!pattern) return '(unmatched)';
   if (!pattern.startsWith('/api/:app/:path/')) return pattern;
   const { app, path } = req.params as { app?: string; path?: string };
-  const known = services.registry.models.some((m) => m.app === app && m.path === path);
+  const known = modelPaths(services).has(`${app}/${path}`);
   return known ? pattern.replace(':app', String(app)).replace(':path', String(path)) : pattern;
 }
 
@@ -72,18 +83,18 @@ function registerCacheMetrics(registry: Registry, cache: ResponseCache): void {
 /** Builds the metrics of one app over its services and response cache. */
 export function buildAppMetrics(services: Services, cache: ResponseCache): AppMetrics {
   const registry = new Registry();
-  const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route and status.', labelNames, registers: [registry] });
-  const latency = new Histogram({ name: 'http_request_duration_seconds', help: 'Time to answer HTTP requests, by method, route and status.', labelNames, buckets: LATENCY_BUCKETS, registers: [registry] });
+  const labelNames = ['method', 'route', 'status'];
+  const tally = new RequestTally(labelNames, LATENCY_BUCKETS);
+  new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route and status.', labelNames, registers: [registry],
+    collect() { this.reset(); for (const { labels, count } of tally.counts()) this.inc(labels, count); } });
+  tally.registerHistogram(registry, 'http_request_duration_seconds', 'Time to answer HTTP requests, by method, route and status.');
   registerDatabaseMetrics(registry, services);
   registerCacheMetrics(registry, cache);
   registerQueueMetrics(registry, services);
   return {
     registry,
     observe(req, reply) {
-      const labels = { method: req.method, route: routeLabel(services, req), status: String(reply.statusCode) };
-      requests.inc(labels);
-      latency.observe(labels, reply.elapsedTime / 1000);
+      tally.observe([req.method, routeLabel(services, req), String(reply.statusCode)], reply.elapsedTime / 1000);
     },
   };
 }
