@@ -78,6 +78,15 @@ export function routeConfig(req: FastifyRequest): RouteConfig {
   return req.routeConfigRead;
 }
 
+/** The request's context for the operations; its `requestId` (the change log's) is drawn when first read: most requests write nothing. */
 export function toRequestContext(req: FastifyRequest, routeName: string): RequestContext {
-  return { actor: req.actor, requestId: randomUUID(), baseUrl: baseUrl(req), routeName };
+  let requestId: string | undefined;
+  return {
+    actor: req.actor,
+    get requestId() {
+      return (requestId ??= randomUUID());
+    },
+    baseUrl: baseUrl(req),
+    routeName,
+  };
 }

@@ -24,13 +24,16 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /** One app's metrics: requests by route and status, the database pool and statements, the response cache. */
 export type AppMetrics = { registry: Registry; observe: (req: FastifyRequest, reply: FastifyReply) => void };
 
-/** `app/path` of every registered model, by registry (built once). */
-const modelPathSets = new WeakMap<object, Set<string>>();
+/** Labels of the generic model routes by pattern and `app/path`, one table per registry (models are known at start: bounded). */
+const modelRouteLabels = new WeakMap<object, Map<string, Map<string, string>>>();
 
-function modelPaths(services: Services): Set<string> {
-  let paths = modelPathSets.get(services.registry);
-  if (!paths) modelPathSets.set(services.registry, (paths = new Set(services.registry.models.map((m) => `${m.app}/${m.path}`))));
-  return paths;
+/** `pattern` with the model's app and path filled in, or undefined when no registered model has them. */
+function modelRouteLabel(services: Services, pattern: string, app: string, path: string): string | undefined {
+  let byPattern = modelRouteLabels.get(services.registry);
+  if (!byPattern) modelRouteLabels.set(services.registry, (byPattern = new Map()));
+  let labels = byPattern.get(pattern);
+  if (!labels) byPattern.set(pattern, (labels = new Map(services.registry.models.map((m) => [`${m.app}/${m.path}`, pattern.replace(':app', m.app).replace(':path', m.path)]))));
+  return labels.get(`${app}/${path}`);
 }
 
 /**
@@ -42,8 +45,7 @@ export function routeLabel(services: Services, req: FastifyRequest): string {
   if (!pattern) return '(unmatched)';
   if (!pattern.startsWith('/api/:app/:path/')) return pattern;
   const { app, path } = req.params as { app?: string; path?: string };
-  const known = modelPaths(services).has(`${app}/${path}`);
-  return known ? pattern.replace(':app', String(app)).replace(':path', String(path)) : pattern;
+  return modelRouteLabel(services, pattern, String(app), String(path)) ?? pattern;
 }
 
 function registerDatabaseMetrics(registry: Registry, services: Services): void {
