@@ -39,6 +39,20 @@ describe('GET /metrics/', () => {
     assert.ok(text.includes('http_request_duration_seconds_bucket{le="0.001",method="GET",route="/api/dcim/devices/",status="200"}'));
   });
 
+  it('should give the latency histogram cumulative buckets, +Inf and _count equal to the requests, and their sum', async () => {
+    for (let i = 0; i < 3; i += 1) await t.call('GET', '/api/dcim/racks/?limit=1');
+    const text = await scrape();
+    const labels = { method: 'GET', route: '/api/dcim/racks/', status: '200' };
+    const buckets = ['0.001', '0.01', '0.1', '1', '30', '+Inf'].map((le) => sample(text, 'http_request_duration_seconds_bucket', { le, ...labels }));
+    assert.ok(buckets.every((b) => b !== undefined), text);
+    for (let i = 1; i < buckets.length; i += 1) assert.ok(buckets[i]! >= buckets[i - 1]!, `bucket ${i} below the one before`);
+    assert.equal(buckets.at(-1), 3);
+    assert.equal(sample(text, 'http_request_duration_seconds_count', labels), 3);
+    const sum = sample(text, 'http_request_duration_seconds_sum', labels)!;
+    assert.ok(sum > 0 && sum < 30, `sum ${sum}`);
+    assert.equal(sample(text, 'http_requests_total', labels), 3);
+  });
+
   it('should keep unknown paths to one label', async () => {
     await t.call('GET', '/no/such/path/a');
     await t.call('GET', '/no/such/path/b');
