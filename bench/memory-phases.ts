@@ -9,6 +9,9 @@
  *
  * `DURATION` (s per read scenario, default 1), `ROUNDS` (bulk rounds, 1), `ONLY` (a comma list
  * of phases: reads, job, mixed, bulk, webhook, csv), `IDLE` (s of quiet before the last reading, 5).
+ * Each reading gives the RSS, its anonymous and file-backed parts (/proc/<pid>/smaps_rollup) and
+ * the thread count: a job thread (about 80 MB while it lives) shows as threads above the start's;
+ * the last reading ("steady") waits for job threads to end first (JOBS_THREAD_IDLE_MS, 30 s).
  * Extra environment for the service passes through (RESPONSE_CACHE_MB=..., SQLITE_CACHE_MB=...,
  * NODE_OPTIONS=...). With `PROBE=<file>` the service also loads that module with `--import`
  * (e.g. a heap probe that answers SIGUSR2); it is sent SIGUSR2 after each phase, with the phase's
@@ -22,7 +25,7 @@ import { discover } from './lib/catalog.js';
 import { BENCH_DIR, BENCH_TOKEN, BENCH_USER, benchDatabaseUrl } from './lib/env.js';
 import { loadFixtures } from './lib/fixtures.js';
 import { drive } from './lib/load.js';
-import { mainThreadMs, readMemory, watchMemory } from './lib/memory.js';
+import { mainThreadMs, readMappings, readMemory, threadCount, watchMemory } from './lib/memory.js';
 import { readScenarios, countKey, DATASET_LISTS } from './lib/scenarios.js';
 import { startChild } from './lib/server.js';
 import { measureDetailDuringJob } from './lib/during-job.js';
@@ -48,8 +51,10 @@ async function main(): Promise<void> {
     if (process.env.PROBE_CMD) fs.writeFileSync(process.env.PROBE_CMD, JSON.stringify({ tag: phase, gc: process.env.PROBE_GC === '1', snap: (process.env.PROBE_SNAP ?? '').split(',').includes(phase) }));
     if (process.env.PROBE) process.kill(server.pid, 'SIGUSR2');
     const now = readMemory(server.pid)?.rssMb ?? NaN;
+    const maps = readMappings(server.pid);
     overall = Math.max(overall, peakMb, now);
-    const line = `${phase.padEnd(28)} RSS ${now.toFixed(0).padStart(4)} MB  peak ${peakMb.toFixed(0).padStart(4)} MB${Number.isNaN(cpuMs) ? '' : `  main thread ${cpuMs.toFixed(0)} CPU ms`}`;
+    const where = maps ? `  (anon ${maps.anonMb.toFixed(0)}, file ${maps.fileMb.toFixed(0)}; ${threadCount(server.pid)} threads)` : '';
+    const line = `${phase.padEnd(28)} RSS ${now.toFixed(0).padStart(4)} MB  peak ${peakMb.toFixed(0).padStart(4)} MB${where}${Number.isNaN(cpuMs) ? '' : `  main thread ${cpuMs.toFixed(0)} CPU ms`}`;
     rows.push(line);
     console.log(line);
     await pause(300);
@@ -63,6 +68,7 @@ async function main(): Promise<void> {
   };
   try {
     await report('started', readMemory(server.pid)?.hwmMb ?? NaN);
+    const startThreads = threadCount(server.pid);
     const client = new ApiClient(server.url, BENCH_TOKEN);
     const catalog = await discover(client);
     const fixtures = await loadFixtures(client, catalog);
@@ -83,12 +89,23 @@ async function main(): Promise<void> {
         console.log(`  ${p}: ${row.rows} rows in ${row.seconds.toFixed(1)} s`);
       }
     });
+    // Steady: job threads have ended (JOBS_THREAD_IDLE_MS; a live one is reported apart), then
+    // IDLE s of quiet, so the quiet-moment collection (IDLE_GC_MS) has run.
+    const jobThreads = await threadsBackTo(server.pid, startThreads, 45_000);
+    if (jobThreads > 0) await report(`job threads alive (${jobThreads})`, readMemory(server.pid)?.rssMb ?? NaN);
     await pause(Number(process.env.IDLE ?? 5) * 1000);
-    await report('idle', readMemory(server.pid)?.rssMb ?? NaN);
+    await report('steady', readMemory(server.pid)?.rssMb ?? NaN);
     console.log(`peak over the run ${overall.toFixed(0)} MB; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
     await server.stop();
   }
+}
+
+/** Waits up to `maxMs` for the process's thread count to fall back to `threads`; the threads still above it. */
+async function threadsBackTo(pid: number, threads: number, maxMs: number): Promise<number> {
+  const deadline = Date.now() + maxMs;
+  while (threadCount(pid) > threads && Date.now() < deadline) await pause(500);
+  return Math.max(0, threadCount(pid) - threads);
 }
 
 main().catch((err) => {

@@ -164,7 +164,7 @@ async function main(): Promise<number> {
     results.server.endRssMb = readMemory(server.pid)?.rssMb ?? NaN;
     results.totalSeconds = (performance.now() - started) / 1000;
     results.machine.loadAtEnd = os.loadavg()[0];
-    const peaks = [...results.reads.map((r) => r.peakRssMb), ...results.bulk.map((b) => b.peakRssMb), ...results.csv.map((c) => c.rssPeakMb)];
+    const peaks = [...results.reads.map((r) => r.peakRssMb), results.mixed?.peakRssMb ?? 0, ...results.bulk.map((b) => b.peakRssMb), ...results.csv.map((c) => c.rssPeakMb)];
     results.server.peakRssMb = Math.max(results.server.peakRssMb, ...peaks);
     const md = toMarkdown(results);
     process.stdout.write(`\n${md}`);

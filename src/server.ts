@@ -3,11 +3,13 @@ import cluster from 'node:cluster';
 import { buildApp } from './api/app.js';
 import { backgroundOf } from './background.js';
 import { loadConfig } from './core/config.js';
+import { limitHeapGrowth } from './core/gc.js';
 import { serveClusterMetrics } from './api/metrics/cluster.js';
 
 /** Reads the configuration, migrates, and serves; WORKERS>1 forks processes sharing the port. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  limitHeapGrowth(config.heapGrowthPercent);
   // An in-memory database belongs to one process; a file (WAL) or PostgreSQL can be shared.
   const shareable = config.databaseUrl !== 'sqlite::memory:';
   const multi = config.workers > 1 && shareable;

@@ -11,6 +11,30 @@ export function readMemory(pid: number): { rssMb: number; hwmMb: number } | null
   }
 }
 
+/** Threads of a process now (Linux; NaN elsewhere): job threads and the SQLite checkpoint thread count one each. */
+export function threadCount(pid: number): number {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`).length;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Where a process's resident memory is, in MB (/proc/<pid>/smaps_rollup, Linux): file-backed
+ * pages (the binary, shared libraries, mapped files) and anonymous ones (JavaScript heaps, the
+ * C allocator's arenas, thread stacks, SQLite's page cache). Null where not readable.
+ */
+export function readMappings(pid: number): { fileMb: number; anonMb: number } | null {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? NaN);
+    return { fileMb: (kb('Rss') - kb('Anonymous')) / 1024, anonMb: kb('Anonymous') / 1024 };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Run time of a process's main thread so far, in ms (Linux schedstat; NaN elsewhere): CPU spent
  * serving, unlike wall time untouched by other work on the machine.

@@ -5,18 +5,21 @@ import { REPO_DIR } from './env.js';
 import { ensureBuilt } from '../../scripts/build-server.mjs';
 
 /**
- * How a script is started: a module of src/ runs from build/ (`node build/server.js`, built first
- * when stale), as `npm start` runs it, unless BENCH_FROM_SOURCE=1 (then through tsx, as before the
- * build step, for A/B runs); any other script (the floor server) runs through tsx.
+ * How a script is started: the service (src/server.ts) as `npm start` starts it,
+ * `sh scripts/start.sh` (build/ made when stale, then node `exec`ed with the start's memory
+ * settings: the child's pid is the service's own); another module of src/ from build/; with
+ * BENCH_FROM_SOURCE=1 a module of src/ through tsx (as before the build step, for A/B runs; then
+ * without the start script's settings); any other script (the floor server) through tsx.
  */
-async function commandOf(script: string): Promise<string[]> {
+async function commandOf(script: string): Promise<{ file: string; args: string[] }> {
   const source = /^src\/(.+)\.ts$/.exec(script);
-  if (!source || process.env.BENCH_FROM_SOURCE === '1') return ['--import', 'tsx', script];
+  if (!source || process.env.BENCH_FROM_SOURCE === '1') return { file: process.execPath, args: ['--import', 'tsx', script] };
+  if (script === 'src/server.ts') return { file: 'sh', args: [path.join('scripts', 'start.sh')] };
   await ensureBuilt();
-  return [path.join('build', `${source[1]}.js`)];
+  return { file: process.execPath, args: [path.join('build', `${source[1]}.js`)] };
 }
 
-/** A service running as a child process (`node build/server.js`, see `commandOf`), so its memory is its own. */
+/** A service running as a child process (`scripts/start.sh`, see `commandOf`), so its memory is its own. */
 export type ChildServer = { pid: number; url: string; output(): string; stop(): Promise<void> };
 
 /** Children still running, so an interrupted run can stop them (see `stopAllChildren`). */
@@ -52,7 +55,8 @@ function listenOn(wanted: number): Promise<number> {
 /** Starts `script` with `env` (PORT is chosen here) and waits until `healthPath` answers 200. */
 export async function startChild(opts: { script: string; args?: string[]; env: Record<string, string>; healthPath: string; timeoutMs?: number }): Promise<ChildServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...await commandOf(opts.script), ...(opts.args ?? [])], {
+  const command = await commandOf(opts.script);
+  const child = spawn(command.file, [...command.args, ...(opts.args ?? [])], {
     cwd: REPO_DIR, env: { ...process.env, ...opts.env, HOST: '127.0.0.1', PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

@@ -14,10 +14,16 @@ export type Config = {
   exemptViewPermissions: string[];
   /** Allow reads without any token (only with EXEMPT_VIEW_PERMISSIONS=*; the reference refuses them). */
   superuser?: { name: string; password?: string; token?: string };
-  /** Megabytes of rendered GET responses kept until the next write (0 turns the cache off). */
+  /** Megabytes of rendered GET responses kept until the next write (RESPONSE_CACHE_MB, 32; 0 turns the cache off). */
   responseCacheMb: number;
   /** Milliseconds without a request after which grown memory is collected and given back (IDLE_GC_MS; 0: off). */
   idleGcMs: number;
+  /**
+   * How far V8 lets the JavaScript heap grow past what the last full collection kept, in percent
+   * (HEAP_GROWTH_PERCENT, 50: the next full collection comes at 1.5 times the live heap; 0: V8's own
+   * factor, up to 4 times on a machine with a few GB). Process-wide: job threads too.
+   */
+  heapGrowthPercent: number;
   /** SQLite: megabytes of pages each connection keeps in memory (SQLITE_CACHE_MB; the service's connection and each job thread's). */
   sqliteCacheMb: number;
   /** SQLite: megabytes the write-ahead log may keep between checkpoints before one waits for writers and empties it (SQLITE_WAL_LIMIT_MB). */
@@ -139,8 +145,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     strictFiltering: toBool(env.STRICT_FILTERING, true),
     logLevel: env.LOG_LEVEL || 'info',
     workers: toInt(env.WORKERS, 1, 'WORKERS') || 1,
-    responseCacheMb: toInt(env.RESPONSE_CACHE_MB, 64, 'RESPONSE_CACHE_MB'),
+    responseCacheMb: toInt(env.RESPONSE_CACHE_MB, 32, 'RESPONSE_CACHE_MB'),
     idleGcMs: toInt(env.IDLE_GC_MS, 2000, 'IDLE_GC_MS'),
+    heapGrowthPercent: toInt(env.HEAP_GROWTH_PERCENT, 50, 'HEAP_GROWTH_PERCENT'),
     sqliteCacheMb: toPositive(env.SQLITE_CACHE_MB, 16, 'SQLITE_CACHE_MB'),
     sqliteWalLimitMb: toPositive(env.SQLITE_WAL_LIMIT_MB, 256, 'SQLITE_WAL_LIMIT_MB'),
     graphqlMaxDepth: toInt(env.GRAPHQL_MAX_DEPTH, 10, 'GRAPHQL_MAX_DEPTH'),

@@ -36,12 +36,16 @@ export async function freshDatabase(): Promise<{ url: string; drop: () => Promis
   return { url: db.url, drop: async () => db.drop() };
 }
 
-/** Starts `src/server.ts` (through tsx; `build/server.js` with `fromBuild`) with `workers` processes; `env` adds settings. */
-export async function startServer(opts: { workers: number; env?: Record<string, string>; fromBuild?: boolean }): Promise<Server> {
+/**
+ * Starts `src/server.ts` (through tsx; `build/server.js` with `fromBuild`; `sh scripts/start.sh`,
+ * as `npm start`, with `startScript`) with `workers` processes; `env` adds settings.
+ */
+export async function startServer(opts: { workers: number; env?: Record<string, string>; fromBuild?: boolean; startScript?: boolean }): Promise<Server & { pid: number }> {
   const db = await freshDatabase();
   const port = 20000 + Math.floor(Math.random() * 20000);
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, opts.fromBuild ? ['build/server.js'] : ['--import', 'tsx', 'src/server.ts'], {
+  const [file, args] = opts.startScript ? ['sh', ['scripts/start.sh']] : [process.execPath, opts.fromBuild ? ['build/server.js'] : ['--import', 'tsx', 'src/server.ts']];
+  const child = spawn(file, args, {
     env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', WORKERS: String(opts.workers), LOG_LEVEL: 'warn', SUPERUSER_NAME: 'admin', SUPERUSER_API_TOKEN: TOKEN, ...opts.env },
     stdio: 'ignore',
     detached: true,
@@ -61,6 +65,7 @@ export async function startServer(opts: { workers: number; env?: Record<string, 
   const headers = { authorization: `Token ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json' };
   return {
     base,
+    pid: child.pid!,
     stop,
     async call(method, url, body) {
       const res = await fetch(`${base}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ensureBuilt, isStale, OUT } from '../../scripts/build-server.mjs';
@@ -53,5 +53,38 @@ describe('the built service', () => {
     assert.equal(out.status, 2, out.stderr);
     assert.match(out.stderr, /usage: inventory <command>/);
     assert.doesNotMatch(out.stderr, /through tsx/);
+  });
+});
+
+/** The environment a running process was started with (Linux /proc). */
+function environmentOf(pid: number): Record<string, string> {
+  const pairs = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+  return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+}
+
+/** `npm start` runs scripts/start.sh: node replaces the shell with the memory settings in place. */
+describe('the start script', { skip: process.platform !== 'linux' }, () => {
+  it('should serve from the process it started, with MALLOC_ARENA_MAX=2 and the young generation capped first in NODE_OPTIONS', { timeout: 120_000 }, async () => {
+    const server = await startServer({ workers: 1, startScript: true, env: { JOBS_SCHEDULER_MS: '0', NODE_OPTIONS: '', MALLOC_ARENA_MAX: '' } });
+    try {
+      assert.equal((await server.call('GET', '/api/status/')).status, 200);
+      assert.match(readFileSync(`/proc/${server.pid}/cmdline`, 'utf8'), /build\/server\.js/);
+      const env = environmentOf(server.pid);
+      assert.equal(env.MALLOC_ARENA_MAX, '2');
+      assert.equal(env.NODE_OPTIONS, '--max-semi-space-size=8');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('should leave a value of the environment as it is and put NODE_OPTIONS of its own after the cap', { timeout: 120_000 }, async () => {
+    const server = await startServer({ workers: 1, startScript: true, env: { JOBS_SCHEDULER_MS: '0', NODE_OPTIONS: '--max-semi-space-size=4', MALLOC_ARENA_MAX: '3' } });
+    try {
+      const env = environmentOf(server.pid);
+      assert.equal(env.MALLOC_ARENA_MAX, '3');
+      assert.equal(env.NODE_OPTIONS, '--max-semi-space-size=8 --max-semi-space-size=4');
+    } finally {
+      await server.stop();
+    }
   });
 });
