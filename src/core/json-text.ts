@@ -35,6 +35,16 @@ function partId(text: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** Whether `item` is a part `isPart` picks: an object, not an array (module-level: no closure per document). */
+function isPicked(item: unknown, isPart: (value: object) => boolean): item is object {
+  return item !== null && typeof item === 'object' && !Array.isArray(item) && isPart(item);
+}
+
+function hasPicked(items: unknown[], isPart: (value: object) => boolean): boolean {
+  for (const item of items) if (isPicked(item, isPart)) return true;
+  return false;
+}
+
 /**
  * Encodes the documents of one write whose values are often the same nested objects (the
  * depth-1 snapshots of a bulk write share their related objects). `split` leaves the values
@@ -49,17 +59,23 @@ export class SnapshotSplitter {
 
   /** `value`'s JSON text without its parts, and where they were (null when it has none). */
   split(value: Record<string, unknown>, isPart: (value: object) => boolean): { text: JsonText; parts: PartRefs | null } {
-    const picked = (item: unknown): item is object => item !== null && typeof item === 'object' && !Array.isArray(item) && isPart(item);
     const rest: Record<string, unknown> = {};
     let parts: PartRefs | null = null;
     for (const key of Object.keys(value)) {
       const item = value[key];
-      if (picked(item)) {
+      if (isPicked(item, isPart)) {
         (parts ??= {})[key] = this.idOf(item);
         rest[key] = null;
-      } else if (Array.isArray(item) && item.some(picked)) {
-        (parts ??= {})[key] = item.map((member) => (picked(member) ? this.idOf(member) : null));
-        rest[key] = item.map((member) => (picked(member) ? null : member));
+      } else if (Array.isArray(item) && hasPicked(item, isPart)) {
+        const ids: (string | null)[] = [];
+        const kept: unknown[] = [];
+        for (const member of item) {
+          const picked = isPicked(member, isPart);
+          ids.push(picked ? this.idOf(member) : null);
+          kept.push(picked ? null : member);
+        }
+        (parts ??= {})[key] = ids;
+        rest[key] = kept;
       } else rest[key] = item;
     }
     // One native stringify of a shallow copy: far cheaper than encoding value by value.

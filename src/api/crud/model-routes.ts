@@ -6,14 +6,14 @@ import { imageFields } from '../../core/registry/image-fields.js';
 import { isMultipart } from '../plugins/multipart.js';
 import { multipartModelBody } from './multipart-body.js';
 import { getRow, listRows } from '../../ops/read.js';
-import { serialize, serializePage, serializeOne, objectUrl } from '../../ops/serialize/index.js';
+import { serializeJoined, serializePage, serializeOne, objectUrl } from '../../ops/serialize/index.js';
 import { sendCsvList, sendCsvRows } from '../csv/respond-csv.js';
 import { buildOptions, optionsJsonText } from '../metadata/options.js';
 import { queryParams, requestGeneration, requestUrl, toRequestContext } from '../request-context.js';
 import { pageLinks } from './pagination.js';
 import { parsePaging, readsOnly, serializeOptions } from './query.js';
 import { ResponseCache } from './response-cache.js';
-import { sendEmpty, sendJson, sendJsonText } from './respond.js';
+import { sendEmpty, sendJsonText } from './respond.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { RequestContext, Services } from '../../ops/services.js';
@@ -91,11 +91,16 @@ function acceptsMultipart(services: Services): (req: FastifyRequest) => boolean 
   };
 }
 
-async function render(ctx: Ctx, rows: Row[], opts: { omitCounts?: boolean } = {}) {
+/**
+ * A write's response body as JSON bytes, written straight from the rows (no objects first):
+ * the list's rows in `[`...`]`, or the one row's object.
+ */
+async function renderBody(ctx: Ctx, rows: Row[], list: boolean, opts: { omitCounts?: boolean } = {}): Promise<Buffer> {
   const params = queryParams(ctx.req);
   const rc = toRequestContext(ctx.req, '');
   const generation = readsOnly(ctx.req.method) ? requestGeneration(ctx.services.dialect, ctx.req) : undefined;
-  return serialize(ctx.services, ctx.services.dialect.db, ctx.model, rows, { ...serializeOptions(params, rc.baseUrl, { method: ctx.req.method, generation }), ...opts });
+  const serializeOpts = { ...serializeOptions(params, rc.baseUrl, { method: ctx.req.method, generation }), ...opts };
+  return serializeJoined(ctx.services, ctx.services.dialect.db, ctx.model, rows, serializeOpts, list ? '[' : '', list ? ']' : '');
 }
 
 /** A GET body from the response cache, or rendered by `build` and kept there (a request the cache cannot serve goes straight to `build`). */
@@ -151,9 +156,10 @@ async function handleList(ctx: Ctx) {
   if (req.method === 'POST') {
     const rows = await withBody(ctx, 'add', (body) => createObjects(services, rc, model, body));
     if (req.wantsCsv) return sendCsvRows(services, req, reply, model, rows, { status: 201, omitCounts: true });
-    const out = await render(ctx, rows, { omitCounts: true });
-    if (!Array.isArray(req.body)) reply.header('Location', objectUrl(rc.baseUrl, model, rows[0].id));
-    return sendJson(reply, 201, Array.isArray(req.body) ? out : out[0]);
+    const list = Array.isArray(req.body);
+    const body = await renderBody(ctx, rows, list, { omitCounts: true });
+    if (!list) reply.header('Location', objectUrl(rc.baseUrl, model, rows[0].id));
+    return sendJsonText(reply, 201, body);
   }
   if (req.method === 'DELETE') {
     await bulkDelete(services, rc, model, req.body, params);
@@ -161,7 +167,7 @@ async function handleList(ctx: Ctx) {
   }
   const rows = await withBody(ctx, 'change', (body) => bulkUpdate(services, rc, model, body, params, req.method === 'PATCH'));
   if (req.wantsCsv) return sendCsvRows(services, req, reply, model, rows, { status: 200 });
-  return sendJson(reply, 200, await render(ctx, rows));
+  return sendJsonText(reply, 200, await renderBody(ctx, rows, true));
 }
 
 async function handleDetail(ctx: Ctx) {
@@ -187,7 +193,7 @@ async function handleDetail(ctx: Ctx) {
   }
   const row = await withBody(ctx, 'change', (body) => updateObject(services, rc, model, key, params, body, req.method === 'PATCH'));
   if (req.wantsCsv) return sendCsvRows(services, req, reply, model, [row], { status: 200 });
-  return sendJson(reply, 200, (await render(ctx, [row]))[0]);
+  return sendJsonText(reply, 200, await renderBody(ctx, [row], false));
 }
 
 /** Generic list and detail endpoints for every registered model (`cache`: the response cache, shared with /metrics/). */

@@ -31,6 +31,14 @@ export function renderPage(services: Services, loaded: Loaded, model: ResolvedMo
   return renderJoined(services, loaded, model, rows, opts, head, ']}');
 }
 
+/**
+ * Rows loaded and rendered as JSON bytes between `head` and `tail`, comma separated (`serialize`
+ * then JSON.stringify, without the objects): a write's response, `[`...`]` for a list.
+ */
+export async function serializeJoined(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, head: string, tail: string): Promise<Buffer> {
+  return renderJoined(services, await load(services, exec, model, rows, opts), model, rows, opts, head, tail);
+}
+
 /** One row loaded and rendered as JSON bytes (as `serialize`, without the object). */
 export async function serializeOne(services: Services, exec: Exec, model: ResolvedModel, row: Row, opts: SerializeOptions): Promise<Buffer> {
   return renderJoined(services, await load(services, exec, model, [row], opts), model, [row], opts, '', '');
