@@ -5,6 +5,8 @@
  * PostgreSQL prepares it once per connection instead of once per length (and lists longer than
  * the 65 535 parameters of a statement fit). The column's type types the array, as it typed each
  * placeholder. Only lists after a column name (quoted or not, maybe qualified) are rewritten.
+ * Done in the pool's query wrapper (postgres-statements.ts), below Kysely: SQL_TRACE and the
+ * statement counter see the text as compiled.
  */
 
 /** A column name, then `in (` or `not in (` and a run of placeholders; or a lone placeholder. */
