@@ -51,4 +51,29 @@ describe('PostgreSQL named statements (issue 22)', { skip: onPostgres ? false : 
     for (let i = 0; i < 3; i += 1) assert.deepEqual(await read(), [{ a: 1, b: 7 }]);
     await sql`DROP TABLE stale_plan_probe`.execute(db);
   });
+
+  it('should send an IN-list of any length as one array parameter: one prepared text for every length', async () => {
+    const db = t.app.services.dialect.db;
+    await sql`CREATE TABLE in_list_probe (id integer PRIMARY KEY, name text)`.execute(db);
+    await sql`INSERT INTO in_list_probe VALUES (1, 'a'), (2, 'b'), (3, null), (4, 'it''s, "q"')`.execute(db);
+    const list = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ');
+    await db.transaction().execute(async (trx) => {
+      const ids = async (where: string, values: unknown[]) => (await trx.executeQuery<{ id: number }>(CompiledQuery.raw(`SELECT "id" FROM "in_list_probe" WHERE ${where} ORDER BY "id"`, values))).rows.map((r) => r.id);
+      for (let round = 0; round < 2; round += 1) {
+        assert.deepEqual(await ids(`"in_list_probe"."id" in (${list(1)})`, [2]), [2]);
+        assert.deepEqual(await ids(`"in_list_probe"."id" in (${list(3)})`, [1, 3, 9]), [1, 3]);
+        assert.deepEqual(await ids(`"name" in (${list(2)})`, ['b', 'it\'s, "q"']), [2, 4]);
+        // NOT IN answers as <> ALL does, a NULL in the list included (no row).
+        assert.deepEqual(await ids(`"name" not in (${list(1)})`, ['a']), [2, 4]);
+        assert.deepEqual(await ids(`"name" not in (${list(2)})`, ['a', null]), []);
+      }
+      const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%in_list_probe%' ORDER BY statement`.execute(trx);
+      assert.deepEqual(rows.map((r) => r.statement), [
+        'SELECT "id" FROM "in_list_probe" WHERE "in_list_probe"."id" = ANY($1) ORDER BY "id"',
+        'SELECT "id" FROM "in_list_probe" WHERE "name" <> ALL($1) ORDER BY "id"',
+        'SELECT "id" FROM "in_list_probe" WHERE "name" = ANY($1) ORDER BY "id"',
+      ]);
+    });
+    await sql`DROP TABLE in_list_probe`.execute(db);
+  });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { collapseInLists } from './postgres-in-lists.js';
 
 /** Statement texts a connection keeps prepared at most (server memory per connection stays bounded). */
 const MAX_PREPARED = 500;
@@ -19,7 +20,7 @@ function nameOf(text: string): string {
 }
 
 /**
- * Texts run at least twice: a page's statements repeat (one shape per model, IN-list length and
+ * Texts run at least twice: a page's statements repeat (one shape per model and
  * filter combination), one-off texts are not worth a prepared statement.
  */
 class RepeatedTexts {
@@ -46,14 +47,17 @@ function isStalePlan(err: unknown): boolean {
  * statement (issue 22): PostgreSQL then parses and plans it once per connection instead of on
  * every execution. Only parameterized statements (the extended protocol); scripts and
  * transaction commands run as they are. A connection prepares at most MAX_PREPARED texts.
+ * IN-lists of placeholders are sent as one array parameter (postgres-in-lists.ts), so a list's
+ * length does not make a text of its own.
  */
 export function withNamedStatements(pool: pg.Pool): void {
   const texts = new RepeatedTexts();
   pool.on('connect', (client) => {
     const plain = client.query.bind(client) as Query;
     const prepared = new Set<string>();
-    const named: Query = (text, values, callback) => {
-      if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || callback !== undefined) return plain(text, values, callback);
+    const named: Query = (sent, sentValues, callback) => {
+      if (typeof sent !== 'string' || !Array.isArray(sentValues) || sentValues.length === 0 || callback !== undefined) return plain(sent, sentValues, callback);
+      const { text, values } = collapseInLists(sent, sentValues);
       const name = texts.name(text);
       if (!name || (!prepared.has(name) && prepared.size >= MAX_PREPARED)) return plain(text, values);
       prepared.add(name);

@@ -1,6 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { TRUE, col } from './sql-helpers.js';
-import type { SelectQueryBuilder } from 'kysely';
+import { insideTransaction } from '../dialects/transaction-guard.js';
+import type { RawBuilder, SelectQueryBuilder } from 'kysely';
 import type { Exec } from '../store.js';
 import type { Clause } from './sql-helpers.js';
 import { orderBy } from './sort.js';
@@ -14,9 +15,11 @@ type Page = { count: number; rows: Raw[] };
 /**
  * What to read: the model's rows matching `where`, in `terms` order, `limit` (null: all) from
  * `offset`; `idsOnly` reads just their ids, `columns` just those columns (named in `shape`). `shape` names the order (model and sort): the
- * statements of an unfiltered list are then compiled once per shape.
+ * statements of an unfiltered list are then compiled once per shape. `generation`: the
+ * database's write generation as SQL (Dialect.generationSql); an unfiltered list's counts are
+ * then computed again only when it moved (`countRow`).
  */
-export type PageQuery = { exec: Exec; model: ResolvedModel; where: Clause; terms: OrderTerm[]; limit: number | null; offset: number; idsOnly?: boolean; shape?: string; columns?: readonly string[] };
+export type PageQuery = { exec: Exec; model: ResolvedModel; where: Clause; terms: OrderTerm[]; limit: number | null; offset: number; idsOnly?: boolean; shape?: string; columns?: readonly string[]; generation?: RawBuilder<string> };
 
 /** SQL texts by database handle and statement key (unfiltered lists: their only parameters are limit and offset). */
 const texts = new WeakMap<Exec, Map<string, string>>();
@@ -82,8 +85,52 @@ function sortedRows(q: PageQuery): Promise<Raw[]> {
 
 /** The page and the total count, each in one statement (run concurrently). */
 async function plainPage(q: PageQuery): Promise<Page> {
-  const [counted, rows] = await Promise.all([run(q.exec, () => countOf(q), keyOf(q, 'count'), []), sortedRows(q)]);
-  return { count: Number(counted[0]?.n ?? 0), rows };
+  const [counted, rows] = await Promise.all([countRow(q, { n: () => countOf(q) }, 'count'), sortedRows(q)]);
+  return { count: Number(counted.n ?? 0), rows };
+}
+
+/** Counts of unfiltered lists by statement key, and the generation they were read in. */
+const lastCounts = new WeakMap<Exec, Map<string, { generation: unknown; row: Raw }>>();
+
+/** A number per generation expression, for the key of the statement text built with it. */
+const expressions = new WeakMap<RawBuilder<string>, number>();
+let lastExpression = 0;
+function expressionId(expression: RawBuilder<string>): number {
+  const known = expressions.get(expression);
+  if (known !== undefined) return known;
+  expressions.set(expression, (lastExpression += 1));
+  return lastExpression;
+}
+
+/** Column names of `countRow`'s statement (no table has them). */
+const [GENERATION, SNAPSHOT] = ['netsot_generation', 'netsot_snapshot'];
+
+/**
+ * One row of counts (a column per count query). An unfiltered list on a database that offers
+ * its generation as SQL reads, in one statement, the generation and the counts, each count as
+ * `CASE WHEN generation = <the one last counted in> THEN NULL ELSE (count) END`: PostgreSQL
+ * leaves the count's subquery unexecuted when the generation has not moved, and the counts last
+ * read stand (exact: the same generation is the same snapshot, which sees the same rows). The
+ * same one round trip; the count of a 100 000-row table (20-30 ms of server CPU) is skipped.
+ */
+async function countRow(q: PageQuery, counts: Record<string, () => Select>, part: string): Promise<Raw> {
+  const key = keyOf(q, part);
+  const names = Object.keys(counts);
+  if (!q.generation || key === undefined || insideTransaction()) {
+    const query = () => (names.length === 1 ? counts[names[0]]() : q.exec.selectNoFrom(names.map((name) => counts[name]().as(name))));
+    return (await run(q.exec, query, key, []))[0] ?? {};
+  }
+  const known = lastCounts.get(q.exec) ?? new Map<string, { generation: unknown; row: Raw }>();
+  lastCounts.set(q.exec, known);
+  const last = known.get(key);
+  const g = sql.ref(`${SNAPSHOT}.${GENERATION}`);
+  const query = () => q.exec.selectFrom(sql`(SELECT ${q.generation} AS ${sql.id(GENERATION)})`.as(SNAPSHOT))
+    .select([g.as(GENERATION), ...names.map((name) => sql`CASE WHEN ${g} = ${''} THEN NULL ELSE (${counts[name]()}) END`.as(name))]);
+  const [row] = await run(q.exec, query, `${key}|generation ${expressionId(q.generation)}`, names.map(() => last?.generation ?? ''));
+  if (last && row[GENERATION] === last.generation) return last.row;
+  if (known.size >= 1000) known.clear();
+  known.set(key, { generation: row[GENERATION], row });
+  return row;
 }
 
 /** A slice of one group of rows, `size` of them in all. */
@@ -116,8 +163,8 @@ async function leadCounts(q: PageQuery, lead: OrderVia): Promise<LeadCounts> {
   const { exec, model } = q;
   const fk = col(model.table, lead.field.column as string);
   const targets = () => exec.selectFrom(lead.target.table).select(sql<number>`count(*)`.as('n'));
-  const counted = await run(exec, () => exec.selectNoFrom([countOf(q).as('n'), countOf(q).where(fk, 'is', null).as('z'), targets().as('t')]), keyOf(q, 'counts'), []);
-  return { total: Number(counted[0]?.n ?? 0), unlinked: Number(counted[0]?.z ?? 0), targets: Number(counted[0]?.t ?? 0) };
+  const counted = await countRow(q, { n: () => countOf(q), z: () => countOf(q).where(fk, 'is', null), t: targets }, 'counts');
+  return { total: Number(counted.n ?? 0), unlinked: Number(counted.z ?? 0), targets: Number(counted.t ?? 0) };
 }
 
 /** How a filtered FK-led list is read: by the cost estimate below, or always one way (tests compare both ways). */
