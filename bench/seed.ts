@@ -23,6 +23,7 @@ import { plannedIpam, seedIpam } from './lib/seed-ipam.js';
 import { plannedNetwork, seedNetwork } from './lib/seed-network.js';
 import { plannedVirtualization, seedClusters, seedVirtualMachines } from './lib/seed-virtualization.js';
 import { makeRng } from './lib/prng.js';
+import { vacuumAnalyze } from './lib/vacuum.js';
 import { pathToFileURL } from 'node:url';
 import type { Scale } from './lib/scales.js';
 import type { SeedContext, Shape } from './lib/seed-context.js';
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
   }
   try {
     const summary = await seedDatabase(client, { scale, seed, quiet: Boolean(args.quiet) });
+    if (!args.url) await vacuumAnalyze(benchDatabaseUrl());
     console.log(JSON.stringify(summary, null, 2));
   } finally {
     await close();
