@@ -26,9 +26,37 @@ function isToMany(field: ResolvedField): boolean {
   return field.behaviour.relation === 'm2m' || field.behaviour.relation === 'content_types';
 }
 
-/** The to-many fields declared `nested`: their links are read for rows rendered in full below the top. */
-export function nestedLinkFields(model: ResolvedModel): ResolvedField[] {
-  return model.fields.filter((f) => f.nested && isToMany(f));
+/** A model's relations as the waves follow them, worked out once per model. */
+type Edges = {
+  /** FK columns the display text and natural key need, with their targets (a tree's parent included). */
+  needs: [string, ResolvedModel][];
+  /** Generic relations the display text or natural key need (`<name>_type`, `<name>_id`). */
+  needsGeneric: string[];
+  /** Every FK column and its target: rendered in full while depth remains. */
+  fks: [string, ResolvedModel][];
+  /** Every generic relation's name. */
+  generic: string[];
+  /** To-many fields declared `nested`: their links are read for rows rendered in full below the top. */
+  links: ResolvedField[];
+};
+
+const edgesCache = new WeakMap<ResolvedModel, Edges>();
+
+function edgesOf(services: Services, loader: Loader, model: ResolvedModel): Edges {
+  let edges = edgesCache.get(model);
+  if (edges) return edges;
+  edges = { needs: [], needsGeneric: [], fks: [], generic: [], links: model.fields.filter((f) => f.nested && isToMany(f)) };
+  for (const name of loader.needFields(model)) {
+    const field = model.fieldMap.get(name);
+    if (field?.kind === 'generic_fk') edges.needsGeneric.push(name);
+    else if (field?.to && field.column) edges.needs.push([field.column, services.registry.get(field.to)]);
+  }
+  for (const field of model.fields) {
+    if (isFk(field)) edges.fks.push([field.column as string, services.registry.get(field.to as string)]);
+    else if (field.behaviour.relation === 'generic') edges.generic.push(field.name);
+  }
+  edgesCache.set(model, edges);
+  return edges;
 }
 
 /**
@@ -40,7 +68,7 @@ export function nestedLinkFields(model: ResolvedModel): ResolvedField[] {
 export class Waves {
   private readonly wanted = new Map<ResolvedModel, Map<string, number>>();
   private readonly linksWanted = new Map<ResolvedModel, Map<string, [Row, number]>>();
-  private readonly expanded = new Map<string, number>();
+  private readonly expanded = new Map<ResolvedModel, Map<string, number>>();
   /** Rows rendered in full below the top level (r >= 0), by model. */
   readonly full = new Map<ResolvedModel, Map<string, Row>>();
 
@@ -58,34 +86,30 @@ export class Waves {
 
   /** Asks for what a row at `r` needs: its display's and natural key's rows, FK and generic targets while depth remains, nested links. */
   expand(model: ResolvedModel, row: Row, r: number, top: boolean): void {
-    const key = `${model.id} ${row.id}`;
-    if ((this.expanded.get(key) ?? ROW_ONLY - 1) >= r) return;
-    this.expanded.set(key, r);
+    let done = this.expanded.get(model);
+    if (!done) this.expanded.set(model, (done = new Map()));
+    if ((done.get(row.id) ?? ROW_ONLY - 1) >= r) return;
+    done.set(row.id, r);
     if (r === ROW_ONLY) return;
     if (r >= 0 && !top) this.addFull(model, row);
-    for (const name of this.loader.needFields(model)) {
-      for (const [target, ids] of this.loader.targetsOf(model, name, [row])) for (const id of ids) this.want(target, id, NEEDS_ONLY);
-    }
-    if (r > 0 || top) this.wantTargets(model, row, r, top);
-    if (!top && r >= 0 && this.readLinks && nestedLinkFields(model).length > 0) this.wantLinks(model, row, r);
+    const edges = edgesOf(this.services, this.loader, model);
+    for (const [column, target] of edges.needs) this.want(target, row[column], NEEDS_ONLY);
+    for (const name of edges.needsGeneric) this.wantGeneric(row, name, NEEDS_ONLY);
+    if (r > 0) for (const [column, target] of edges.fks) this.want(target, row[column], r - 1);
+    // Generic targets at the top always (a missing one renders null), below it while depth remains.
+    if (r > 0 || top) for (const name of edges.generic) this.wantGeneric(row, name, Math.max(r - 1, NEEDS_ONLY));
+    if (!top && r >= 0 && this.readLinks && edges.links.length > 0) this.wantLinks(model, row, r);
+  }
+
+  private wantGeneric(row: Row, name: string, r: number): void {
+    const target = this.services.registry.find(String(row[`${name}_type`] ?? ''));
+    if (target) this.want(target, row[`${name}_id`], r);
   }
 
   private addFull(model: ResolvedModel, row: Row): void {
     let rows = this.full.get(model);
     if (!rows) this.full.set(model, (rows = new Map()));
     rows.set(row.id, row);
-  }
-
-  /** FK targets (while depth remains) and generic targets (at the top always: a missing one renders null) one level below. */
-  private wantTargets(model: ResolvedModel, row: Row, r: number, top: boolean): void {
-    const below = Math.max(r - 1, NEEDS_ONLY);
-    for (const field of model.fields) {
-      if (r > 0 && isFk(field)) this.want(this.services.registry.get(field.to as string), row[field.column as string], below);
-      else if (field.behaviour.relation === 'generic') {
-        const target = this.services.registry.find(String(row[`${field.name}_type`] ?? ''));
-        if (target) this.want(target, row[`${field.name}_id`], below);
-      }
-    }
   }
 
   private wantLinks(model: ResolvedModel, row: Row, r: number): void {
@@ -104,7 +128,7 @@ export class Waves {
         return { model, ids, rows: await this.loader.ensure(model, [...ids.keys()], true) };
       });
       const links = [...this.linksWanted].map(async ([model, rows]) => {
-        const fields = nestedLinkFields(model);
+        const fields = edgesOf(this.services, this.loader, model).links;
         return { model, fields, rows, found: await (this.readLinks as LinkReader)(model, fields, [...rows.values()].map(([row]) => row)) };
       });
       this.linksWanted.clear();
@@ -136,7 +160,7 @@ export class Waves {
     for (const [model, rows] of this.linksWanted) {
       const r = Math.max(...[...rows.values()].map(([, depth]) => depth));
       if (r < 1) continue;
-      for (const field of nestedLinkFields(model)) {
+      for (const field of edgesOf(this.services, this.loader, model).links) {
         if (!field.to) continue;
         const target = this.services.registry.get(field.to);
         const further = this.reach(target, r - 1);
@@ -180,21 +204,16 @@ export class Waves {
     return reached;
   }
 
-  /** The (model, r) a row of `model` at `r` may ask for: as `expand`, by field rather than by row. */
+  /** The (model, r) a row of `model` at `r` may ask for: as `expand`, by model rather than by row. */
   private steps(model: ResolvedModel, r: number): [ResolvedModel, number][] | 'every' {
     if (r === ROW_ONLY) return [];
-    const out: [ResolvedModel, number][] = [];
-    for (const name of this.loader.needFields(model)) {
-      const field = model.fieldMap.get(name);
-      if (field?.kind === 'generic_fk') return 'every';
-      // A tree's ancestors come with its rows (one statement): no further wave of the same model.
-      if (field?.to && !(name === 'parent' && model.tree)) out.push([this.services.registry.get(field.to), NEEDS_ONLY]);
-    }
+    const edges = edgesOf(this.services, this.loader, model);
+    if (edges.needsGeneric.length > 0 || (r > 0 && edges.generic.length > 0)) return 'every';
+    // A tree's ancestors come with its rows (one statement): no further wave of the same model.
+    const out: [ResolvedModel, number][] = edges.needs.filter(([, target]) => !(model.tree && target === model)).map(([, target]) => [target, NEEDS_ONLY]);
     if (r <= 0) return out;
-    for (const field of model.fields) {
-      if (field.behaviour.relation === 'generic') return 'every';
-      if (isFk(field) || (this.readLinks && field.nested && isToMany(field) && field.to)) out.push([this.services.registry.get(field.to as string), r - 1]);
-    }
+    for (const [, target] of edges.fks) out.push([target, r - 1]);
+    if (this.readLinks) for (const field of edges.links) if (field.to) out.push([this.services.registry.get(field.to), r - 1]);
     return out;
   }
 }
