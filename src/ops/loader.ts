@@ -7,9 +7,9 @@ import type { Services } from './services.js';
 const needsCache = new WeakMap<ResolvedModel, readonly string[]>();
 
 /**
- * Loads related rows in bulk, one query per model per round, and caches them for one
- * request. Display texts and natural keys read through it, so a page costs a fixed number of
- * queries whatever its size (rounds grow only with the depth of the FK chain).
+ * Loads related rows in bulk and caches them for one request. Display texts and natural keys
+ * read through it; what they need is read in waves (load-waves.ts), one query per model, so a
+ * page costs a fixed number of queries whatever its size.
  */
 export class Loader {
   private readonly cache = new Map<string, Map<string, Row>>();
@@ -42,8 +42,8 @@ export class Loader {
 
   /**
    * Loads the rows not cached yet; returns all requested rows found. `withAncestry`: a tree's
-   * rows come with their ancestors in the same statement, for a caller that passes the rows to
-   * `ensureNeedsOf` (which then works out the ancestors' needs without reading them again).
+   * rows come with their ancestors in the same statement (the waves then expand the ancestors
+   * from the cache, without another statement).
    */
   async ensure(model: ResolvedModel, ids: unknown[], withAncestry = false): Promise<Row[]> {
     const map = this.cache.get(model.id) ?? new Map<string, Row>();
