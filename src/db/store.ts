@@ -40,6 +40,7 @@ export function chunk<T>(items: T[], size = CHUNK): T[][] {
 export class Store {
   private readonly texts = new Map<string, string>();
   private readonly decoders = new Map<ResolvedModel, (raw: Record<string, unknown>) => Row>();
+  private readonly arrayDecoders = new WeakMap<ResolvedModel, WeakMap<readonly string[], (values: unknown[]) => Row>>();
   private readonly sources = new Map<ResolvedModel, string[]>();
   private textChars = 0;
 
@@ -68,6 +69,47 @@ export class Store {
     });
     const build = new Function('dialect', 'kinds', `return function decode(raw) { const row = {}; ${lines.join(' ')} return row; };`);
     return build(this.dialect, kinds) as (raw: Record<string, unknown>) => Row;
+  }
+
+  /** The rows of a statement reading whole rows of `model`, decoded (from the driver's arrays where the dialect gives them). */
+  private async readDecoded(exec: Exec, model: ResolvedModel, text: string, params: readonly unknown[]): Promise<Row[]> {
+    const arrays = this.dialect.readArrays ? await this.dialect.readArrays(exec, text, params) : null;
+    if (!arrays) return (await this.dialect.readRows(exec, text, params)).map((r) => this.decode(model, r));
+    return arrays.rows.map(this.arrayDecoder(model, arrays.names));
+  }
+
+  /** `decode` of a row given as the values of a statement's `names`, compiled once per model and statement. */
+  private arrayDecoder(model: ResolvedModel, names: readonly string[]): (values: unknown[]) => Row {
+    let perStatement = this.arrayDecoders.get(model);
+    if (!perStatement) this.arrayDecoders.set(model, (perStatement = new WeakMap()));
+    let decode = perStatement.get(names);
+    if (!decode) {
+      decode = this.compileArrayDecoder(model, names);
+      perStatement.set(names, decode);
+    }
+    return decode;
+  }
+
+  /**
+   * As `compileDecoder`, reading each column from its index (the last of a repeated name, as the
+   * driver's objects hold it). A kind whose decoding reads other columns of the row (its codec
+   * takes the row) gets the row as an object, as `decode` does.
+   */
+  private compileArrayDecoder(model: ResolvedModel, names: readonly string[]): (values: unknown[]) => Row {
+    if (model.columns.some((f) => (f.behaviour.decode?.length ?? 0) >= 2)) {
+      const toObject = new Function('v', `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}};`) as (values: unknown[]) => Record<string, unknown>;
+      return (values) => this.decode(model, toObject(values));
+    }
+    const kinds = model.columns.map((f) => (f.behaviour.decode ? f.behaviour.decode.bind(f.behaviour) : null));
+    const lines = model.columns.flatMap((field, i) => {
+      const at = names.lastIndexOf(field.column as string);
+      if (at < 0) return [];
+      const key = JSON.stringify(field.column);
+      if (!kinds[i] && !this.dialect.decodes.has(field.behaviour.storage)) return [`row[${key}] = v[${at}] ?? null;`];
+      return [`{ const x = dialect.decode(${JSON.stringify(field.behaviour.storage)}, v[${at}]); row[${key}] = x !== null && kinds[${i}] ? kinds[${i}](x) : x; }`];
+    });
+    const build = new Function('dialect', 'kinds', `return function decode(v) { const row = {}; ${lines.join(' ')} return row; };`);
+    return build(this.dialect, kinds) as (values: unknown[]) => Row;
   }
 
   /**
@@ -116,7 +158,7 @@ export class Store {
     const rows: Row[] = [];
     for (const part of chunk(unique)) {
       const text = this.statementText(`byIds ${model.table} ${part.length}`, () => exec.selectFrom(model.table).selectAll().where('id', 'in', part).compile());
-      for (const r of await this.dialect.readRows(exec, text, part)) rows.push(this.decode(model, r));
+      for (const row of await this.readDecoded(exec, model, text, part)) rows.push(row);
     }
     return rows;
   }
@@ -147,7 +189,7 @@ export class Store {
           SELECT ${up} FROM up ${node} WHERE ${up} IS NOT NULL
         )
         SELECT node.* FROM up ${node}`.compile(exec));
-      for (const r of await this.dialect.readRows(exec, text, part)) rows.push(this.decode(model, r));
+      for (const row of await this.readDecoded(exec, model, text, part)) rows.push(row);
     }
     return rows;
   }

@@ -1,12 +1,15 @@
 import { toNaturalSlug, trimTrailingNulls } from '../core/natural-key.js';
 import type { Exec } from '../db/store.js';
 import type { DisplayContext, DisplayFn, ResolvedModel, Row } from '../core/registry/types.js';
+import { NEEDS_ONLY, Waves } from './load-waves.js';
 import type { Services } from './services.js';
 
+const needsCache = new WeakMap<ResolvedModel, readonly string[]>();
+
 /**
- * Loads related rows in bulk, one query per model per round, and caches them for one
- * request. Display texts and natural keys read through it, so a page costs a fixed number of
- * queries whatever its size (rounds grow only with the depth of the FK chain).
+ * Loads related rows in bulk and caches them for one request. Display texts and natural keys
+ * read through it; what they need is read in waves (load-waves.ts), one query per model, so a
+ * page costs a fixed number of queries whatever its size.
  */
 export class Loader {
   private readonly cache = new Map<string, Map<string, Row>>();
@@ -39,8 +42,8 @@ export class Loader {
 
   /**
    * Loads the rows not cached yet; returns all requested rows found. `withAncestry`: a tree's
-   * rows come with their ancestors in the same statement, for a caller that passes the rows to
-   * `ensureNeedsOf` (which then works out the ancestors' needs without reading them again).
+   * rows come with their ancestors in the same statement (the waves then expand the ancestors
+   * from the cache, without another statement).
    */
   async ensure(model: ResolvedModel, ids: unknown[], withAncestry = false): Promise<Row[]> {
     const map = this.cache.get(model.id) ?? new Map<string, Row>();
@@ -54,43 +57,33 @@ export class Loader {
     return ids.map((id) => map.get(id as string)).filter((r): r is Row => !!r);
   }
 
-  /** FK fields whose targets display text and natural keys need. */
-  private needs(model: ResolvedModel): string[] {
-    const names = new Set(model.display_needs);
-    for (const key of model.natural_key) if (model.fieldMap.get(key)?.kind === 'fk') names.add(key);
-    if (model.tree) names.add('parent');
-    return [...names];
+  /** FK fields whose targets display text and natural keys need (worked out once per model). */
+  needFields(model: ResolvedModel): readonly string[] {
+    let names = needsCache.get(model);
+    if (!names) {
+      const set = new Set(model.display_needs);
+      for (const key of model.natural_key) if (model.fieldMap.get(key)?.kind === 'fk') set.add(key);
+      if (model.tree) set.add('parent');
+      names = [...set];
+      needsCache.set(model, names);
+    }
+    return names;
   }
 
-  /** Loads, round by round, every row the display and natural key of `rows` depend on. */
+  /** Loads every row the display and natural key of `rows` depend on. */
   async ensureNeeds(model: ResolvedModel, rows: Row[]): Promise<void> {
     return this.ensureNeedsOf([[model, rows]]);
   }
 
-  /** `ensureNeeds` of several groups of rows at once: their rounds are shared (one query per model a round). */
+  /** `ensureNeeds` of several groups of rows at once, in waves (load-waves.ts): one statement per model. */
   async ensureNeedsOf(groups: [ResolvedModel, Row[]][]): Promise<void> {
-    let pending: [ResolvedModel, Row[]][] = [...groups];
-    for (const [m, list] of groups) pending.push(...(await this.ensureAncestors(m, list)));
-    while (pending.length > 0) {
-      const wanted = new Map<string, { model: ResolvedModel; ids: Set<string> }>();
-      for (const [m, list] of pending) {
-        for (const name of this.needs(m)) {
-          for (const [target, ids] of this.targetsOf(m, name, list)) {
-            const entry = wanted.get(target.id) ?? { model: target, ids: new Set<string>() };
-            for (const id of ids) if (!this.get(target.id, id)) entry.ids.add(id);
-            wanted.set(target.id, entry);
-          }
-        }
-      }
-      const rounds = [...wanted.values()].filter(({ ids }) => ids.size > 0);
-      pending = await Promise.all(rounds.map(async ({ model: target, ids }): Promise<[ResolvedModel, Row[]]> => [target, await this.ensure(target, [...ids], true)]));
-      // A tree's rows bring their whole ancestry in one query, not a round per level.
-      for (const [m, list] of [...pending]) pending.push(...(await this.ensureAncestors(m, list)));
-    }
+    const waves = new Waves(this.services, this);
+    for (const [model, rows] of groups) for (const row of rows) waves.expand(model, row, NEEDS_ONLY, false);
+    await waves.run();
   }
 
   /** The rows a needed field of `rows` points at, by target model: an FK's, or a generic relation's (`<name>_type`, `<name>_id`). */
-  private targetsOf(model: ResolvedModel, name: string, rows: Row[]): Map<ResolvedModel, string[]> {
+  targetsOf(model: ResolvedModel, name: string, rows: Row[]): Map<ResolvedModel, string[]> {
     const field = model.fieldMap.get(name);
     const out = new Map<ResolvedModel, string[]>();
     const add = (target: ResolvedModel | undefined, id: unknown) => {
@@ -105,21 +98,6 @@ export class Loader {
       for (const row of rows) add(target, row[field.column]);
     }
     return out;
-  }
-
-  /**
-   * A tree's ancestors of `rows`, those not cached yet read in one query (not one wave per
-   * level): every ancestor is returned, cached or not, so the caller works out their needs too
-   * (rows read by `ensure` came with their ancestry already).
-   */
-  private async ensureAncestors(model: ResolvedModel, rows: Row[]): Promise<[ResolvedModel, Row[]][]> {
-    if (!model.tree) return [];
-    const column = model.fieldMap.get('parent')?.column;
-    const missing = rows.filter((r) => column && typeof r[column] === 'string' && !this.get(model.id, r[column])).map((r) => r.id);
-    if (missing.length > 0) this.add(model, await this.services.store.ancestorsOf(this.exec, model, missing));
-    const chain = new Map<string, Row>();
-    for (const row of rows) for (const up of this.ancestors(model, row)) chain.set(up.id, up);
-    return chain.size > 0 ? [[model, [...chain.values()]]] : [];
   }
 
   /** Ancestors of a tree row, root first (needs ensureNeeds first). */

@@ -45,3 +45,33 @@ describe('dialect.readRows', () => {
     assert.equal(await read, 2);
   });
 });
+
+/** The store's reads by id decode each row from the driver's arrays on SQLite: the same rows as the object path. */
+describe('Store.byIds', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await makeApp();
+  });
+  after(() => t.close());
+
+  it('should decode rows as the object path does, a kind reading another column included (IP addresses)', async () => {
+    const call = async (method: string, url: string, body: unknown) => {
+      const res = await t.call(method, url, body);
+      assert.equal(res.status, 201, res.raw);
+      return res.body;
+    };
+    await call('POST', '/api/ipam/prefixes/', { prefix: '2001:db8::/64', status: 'Active', type: 'network', namespace: 'Global' });
+    await call('POST', '/api/ipam/prefixes/', { prefix: '10.0.0.0/24', status: 'Active', type: 'network', namespace: 'Global' });
+    const made = [await call('POST', '/api/ipam/ip-addresses/', { address: '10.0.0.1/24', status: 'Active', namespace: 'Global' }), await call('POST', '/api/ipam/ip-addresses/', { address: '2001:db8::1/64', status: 'Active', namespace: 'Global' })];
+    const { services } = t.app;
+    for (const id of ['ipam.ipaddress', 'ipam.prefix', 'extras.status']) {
+      const model = services.registry.get(id);
+      const viaObjects = (await services.dialect.db.selectFrom(model.table).selectAll().execute()).map((r) => services.store.decode(model, r));
+      const viaIds = await services.store.byIds(services.dialect.db, model, viaObjects.map((r) => r.id));
+      const byId = (rows: Record<string, unknown>[]) => [...rows].sort((a, b) => String(a.id).localeCompare(String(b.id)));
+      assert.deepEqual(byId(viaIds), byId(viaObjects), id);
+      assert.deepEqual(viaIds.map((r) => Object.keys(r)), viaIds.map(() => Object.keys(viaObjects[0])), `${id}: keys in the model's order`);
+    }
+    assert.deepEqual(made.map((ip) => ip.address).sort(), ['10.0.0.1/24', '2001:db8::1/64']);
+  });
+});

@@ -48,6 +48,12 @@ export type Dialect = {
    * small statement); otherwise, and on PostgreSQL, it goes through `exec`. Counted as any statement.
    */
   readRows(exec: Kysely<any>, text: string, params: readonly unknown[]): Promise<Record<string, unknown>[]>;
+  /**
+   * `readRows` as the driver's arrays and the statement's column names, where the dialect can
+   * (SQLite on its free connection), so the store decodes each row from its array once; null
+   * where it cannot (the caller then uses `readRows`), and nothing is run then.
+   */
+  readArrays?(exec: Kysely<any>, text: string, params: readonly unknown[]): Promise<{ names: readonly string[]; rows: unknown[][] } | null>;
   /** Number of statements executed so far (query-count tests and the bench guard). */
   queryCount(): number;
   /** Connections of the pool, where there is one (PostgreSQL): open, idle, requests waiting, maximum. */

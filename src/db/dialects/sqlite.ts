@@ -9,6 +9,7 @@ import { GuardedKysely, insideTransaction } from './transaction-guard.js';
 import { checkpointInWorker } from './sqlite-checkpoint.js';
 import { sqliteJson } from './sqlite-json.js';
 import { withStatementCache } from './sqlite-statements.js';
+import type { FastStatement } from './sqlite-statements.js';
 import type { Dialect } from './dialect.js';
 import type { Storage } from '../../core/fields/kind.js';
 
@@ -123,6 +124,15 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
       const rows = statements.prepare(text).all([...params]) as Record<string, unknown>[];
       counter.log({ level: 'query', query: CompiledQuery.raw(text, [...params]), queryDurationMillis: performance.now() - started });
       return rows;
+    },
+    async readArrays(exec, text, params) {
+      if (exec !== db || !db.connectionsIdle || insideTransaction()) return null;
+      const stmt = statements.prepare(text) as unknown as FastStatement;
+      const started = performance.now();
+      const rows = stmt.arrays([...params]);
+      if (!rows || !stmt.names) return null;
+      counter.log({ level: 'query', query: CompiledQuery.raw(text, [...params]), queryDurationMillis: performance.now() - started });
+      return { names: stmt.names, rows };
     },
     sortsNullsFirst: true,
     json: sqliteJson,

@@ -1,5 +1,6 @@
 import { extensionsFor } from '../extensions.js';
 import { Loader } from '../loader.js';
+import { ROW_ONLY, Waves } from '../load-waves.js';
 import { joinTable } from '../../db/schema/build-schema.js';
 import type { CountSource, Exec } from '../../db/store.js';
 import type { ResolvedField, ResolvedModel, Row } from '../../core/registry/types.js';
@@ -38,57 +39,29 @@ function isToMany(field: ResolvedField): boolean {
   return field.behaviour.relation === 'm2m' || field.behaviour.relation === 'content_types';
 }
 
-/** Generic FK targets of rows: (model, ids) groups from `<name>_type` / `<name>_id` columns. */
-function genericTargets(services: Services, model: ResolvedModel, rows: Row[]): Map<ResolvedModel, string[]> {
-  const out = new Map<ResolvedModel, string[]>();
-  for (const field of model.fields) {
-    if (field.behaviour.relation !== 'generic') continue;
-    for (const row of rows) {
-      const target = services.registry.find(String(row[`${field.name}_type`] ?? ''));
-      const id = row[`${field.name}_id`];
-      if (!target || typeof id !== 'string') continue;
-      const ids = out.get(target);
-      if (ids) ids.push(id);
-      else out.set(target, [id]);
-    }
-  }
-  return out;
-}
-
-/** Links of `fields` from `rows` (merged into `loaded.links`; one statement) and their target rows, loaded; the target reads run concurrently (PostgreSQL's pool). */
-async function loadLinksOf(services: Services, exec: Exec, model: ResolvedModel, fields: ResolvedField[], rows: Row[], loaded: Loaded, withTargets = true) {
+/** Links of `fields` from `rows`, merged into `loaded.links` (one statement). */
+async function loadLinksOf(services: Services, exec: Exec, model: ResolvedModel, fields: ResolvedField[], rows: Row[], loaded: Loaded) {
   const found = await services.store.linksMany(exec, model, fields, rows.map((r) => r.id));
-  const perField = await Promise.all(fields.map(async (field, i): Promise<[ResolvedModel, Row[]] | null> => {
-    const links = found[i];
+  fields.forEach((field, i) => {
     const key = `${model.id}.${field.name}`;
-    loaded.links.set(key, new Map([...(loaded.links.get(key) ?? []), ...links]));
-    if (!field.to || !withTargets) return null;
+    const had = loaded.links.get(key);
+    loaded.links.set(key, had ? new Map([...had, ...found[i]]) : found[i]);
+  });
+  return found;
+}
+
+/** To-many links of every field of the top-level rows; their targets are wanted (rendered in full when depth > 0). */
+async function loadLinks(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, loaded: Loaded, waves: Waves) {
+  if (opts.excludeM2m) return;
+  const fields = model.fields.filter(isToMany);
+  const found = await loadLinksOf(services, exec, model, fields, rows, loaded);
+  const r = opts.depth > 0 ? opts.depth - 1 : opts.linkTargets ? ROW_ONLY : null;
+  if (r === null) return;
+  fields.forEach((field, i) => {
+    if (!field.to) return;
     const target = services.registry.get(field.to);
-    return [target, await loaded.loader.ensure(target, [...links.values()].flat())];
-  }));
-  return perField.filter((x): x is [ResolvedModel, Row[]] => x !== null);
-}
-
-/** To-many links of every field of the top-level rows; their targets are rendered in full when depth > 0. */
-async function loadLinks(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, loaded: Loaded) {
-  if (opts.excludeM2m) return [];
-  const withTargets = opts.depth > 0 || !!opts.linkTargets;
-  const linked = await loadLinksOf(services, exec, model, model.fields.filter(isToMany), rows, loaded, withTargets);
-  return opts.depth > 0 ? linked : [];
-}
-
-/**
- * Links of the to-many fields declared `nested` from the rows of one nested level: one query per
- * model. `withTargets`: the linked rows are read too, for a level whose links are rendered in
- * full (deeper than the edge); at the edge they are brief objects made from the ids alone.
- */
-async function loadNestedLinks(services: Services, exec: Exec, level: [ResolvedModel, Row[]][], opts: SerializeOptions, loaded: Loaded, withTargets: boolean) {
-  if (opts.excludeM2m) return [];
-  const perModel = await Promise.all(level.map(([model, rows]) => {
-    const fields = model.fields.filter((f) => f.nested && isToMany(f));
-    return fields.length > 0 && rows.length > 0 ? loadLinksOf(services, exec, model, fields, rows, loaded, withTargets) : [];
-  }));
-  return perModel.flat();
+    for (const ids of found[i].values()) for (const id of ids) waves.want(target, id, r);
+  });
 }
 
 /**
@@ -142,46 +115,23 @@ export async function loadComputed(services: Services, exec: Exec, full: [Resolv
   }
 }
 
-/** Loads FK targets (and the links of their `nested` to-many fields) level by level down to the requested depth. */
-async function loadNested(services: Services, exec: Exec, start: [ResolvedModel, Row[]][], opts: SerializeOptions, loaded: Loaded) {
-  let level = start;
-  const full: [ResolvedModel, Row[]][] = [...start];
-  for (let d = opts.depth; d > 0 && level.length > 0; d -= 1) {
-    const wanted = new Map<ResolvedModel, string[]>();
-    for (const [model, rows] of level) {
-      for (const field of model.fields) {
-        if (field.kind !== 'fk' || !field.to || !field.column) continue;
-        const target = services.registry.get(field.to);
-        wanted.set(target, [...(wanted.get(target) ?? []), ...rows.map((r) => r[field.column as string] as string)]);
-      }
-      for (const [target, ids] of genericTargets(services, model, rows)) wanted.set(target, [...(wanted.get(target) ?? []), ...ids]);
-    }
-    level = await Promise.all([...wanted].map(async ([target, ids]): Promise<[ResolvedModel, Row[]]> => [target, await loaded.loader.ensure(target, ids, true)]));
-    const linked = await loadNestedLinks(services, exec, level, opts, loaded, d > 1);
-    level.push(...linked);
-    full.push(...level);
-  }
-  return full;
-}
-
 /**
- * Loads everything needed to render `rows` at `opts.depth`: one query per related model per
- * level, one per to-many field, one per count field.
+ * Loads everything needed to render `rows` at `opts.depth`: one query per to-many field set,
+ * one for the counts, then the related rows in waves (load-waves.ts), one query per related
+ * model wherever the FK graph allows it.
  */
 export async function loadForSerialization(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions): Promise<Loaded> {
   const loaded: Loaded = { loader: new Loader(services, exec), links: new Map(), counts: new Map(), computed: new Map() };
   loaded.loader.add(model, rows);
-  const generic = [...genericTargets(services, model, rows)];
-  const [linkedTargets] = await Promise.all([
-    loadLinks(services, exec, model, rows, opts, loaded),
+  const readLinks = opts.excludeM2m ? undefined : (m: ResolvedModel, fields: ResolvedField[], found: Row[]) => loadLinksOf(services, exec, m, fields, found, loaded);
+  const waves = new Waves(services, loaded.loader, readLinks);
+  await Promise.all([
+    loadLinks(services, exec, model, rows, opts, loaded, waves),
     opts.omitCounts ? undefined : loadCounts(services, exec, model, rows, loaded),
-    ...generic.map(([target, ids]) => loaded.loader.ensure(target, ids, true)),
   ]);
-  // The rows behind the to-many links are nested objects too: their `nested` to-many fields are loaded as well.
-  const linkedOfLinked = await loadNestedLinks(services, exec, linkedTargets, opts, loaded, opts.depth > 1);
-  const full = await loadNested(services, exec, [[model, rows], ...linkedTargets, ...linkedOfLinked], opts, loaded);
-  const genericRows = generic.map(([t, ids]) => [t, ids.map((id) => loaded.loader.get(t.id, id)).filter(Boolean)] as [ResolvedModel, Row[]]);
-  await loaded.loader.ensureNeedsOf([...full, ...genericRows]);
+  for (const row of rows) waves.expand(model, row, opts.depth, true);
+  await waves.run();
+  const full: [ResolvedModel, Row[]][] = [[model, rows], ...[...waves.full].map(([m, found]): [ResolvedModel, Row[]] => [m, [...found.values()]])];
   await loadComputed(services, exec, full, opts, loaded);
   return loaded;
 }
