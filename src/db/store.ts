@@ -71,6 +71,15 @@ export class Store {
     return build(this.dialect, kinds) as (raw: Record<string, unknown>) => Row;
   }
 
+  /**
+   * Where the dialect gives a statement's rows as arrays (SQLite), a reader of whole rows of
+   * `model` that decodes each row once from its array (readPage's `read`: the page comes back
+   * decoded); undefined elsewhere (PostgreSQL), where the caller decodes the driver's rows.
+   */
+  pageReader(exec: Exec, model: ResolvedModel): ((text: string, params: readonly unknown[]) => Promise<Row[]>) | undefined {
+    return this.dialect.readArrays ? (text, params) => this.readDecoded(exec, model, text, params) : undefined;
+  }
+
   /** The rows of a statement reading whole rows of `model`, decoded (from the driver's arrays where the dialect gives them). */
   private async readDecoded(exec: Exec, model: ResolvedModel, text: string, params: readonly unknown[]): Promise<Row[]> {
     const arrays = this.dialect.readArrays ? await this.dialect.readArrays(exec, text, params) : null;

@@ -34,8 +34,9 @@ export async function scopeClause(services: Services, rc: RequestContext, model:
 export async function listRows(services: Services, rc: RequestContext, model: ResolvedModel, query: ListQuery): Promise<{ count: number; rows: Row[] }> {
   const where = await scopeClause(services, rc, model, query.params, 'view', services.dialect.db);
   const terms = buildOrder(services.registry, model, query.sort);
-  const { count, rows } = await readPage({ exec: services.dialect.db, model, where, terms, limit: query.limit, offset: query.offset, shape: `${model.id}|${query.sort ?? ''}`, generation: services.dialect.generationSql });
-  return { count, rows: rows.map((r) => services.store.decode(model, r)) };
+  const read = services.store.pageReader(services.dialect.db, model);
+  const { count, rows } = await readPage({ exec: services.dialect.db, model, where, terms, limit: query.limit, offset: query.offset, shape: `${model.id}|${query.sort ?? ''}`, generation: services.dialect.generationSql, ...(read ? { read } : {}) });
+  return { count, rows: read ? (rows as Row[]) : rows.map((r) => services.store.decode(model, r)) };
 }
 
 export async function listObjects(services: Services, rc: RequestContext, model: ResolvedModel, query: ListQuery, opts: SerializeOptions) {

@@ -3,6 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { makeApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
+import { pageTuning, readPage } from '../../src/db/query/page.js';
+import { buildOrder } from '../../src/db/query/sort.js';
+import { TRUE } from '../../src/db/query/sql-helpers.js';
 
 /** `dialect.readRows` (issue 22): the store's reads by statement text, run on SQLite without Kysely's executor when the connection is free. */
 describe('dialect.readRows', () => {
@@ -73,5 +76,33 @@ describe('Store.byIds', () => {
       assert.deepEqual(viaIds.map((r) => Object.keys(r)), viaIds.map(() => Object.keys(viaObjects[0])), `${id}: keys in the model's order`);
     }
     assert.deepEqual(made.map((ip) => ip.address).sort(), ['10.0.0.1/24', '2001:db8::1/64']);
+  });
+
+  it('should read list pages decoded from arrays as the driver\'s rows decoded (every way a page is read; PostgreSQL keeps the driver\'s rows)', async () => {
+    const { services } = t.app;
+    const exec = services.dialect.db;
+    for (const id of ['ipam.ipaddress', 'ipam.prefix', 'extras.status']) {
+      const model = services.registry.get(id);
+      const read = services.store.pageReader(exec, model);
+      if (services.dialect.name === 'postgres') {
+        assert.equal(read, undefined);
+        continue;
+      }
+      assert.ok(read);
+      const terms = buildOrder(services.registry, model, undefined);
+      const some = sql<boolean>`${sql.ref(`${model.table}.id`)} IS NOT NULL`;
+      for (const walk of ['auto', 'always', 'never'] as const) {
+        pageTuning.walk = walk;
+        for (const [where, limit, offset] of [[TRUE, 50, 0], [TRUE, 1, 1], [TRUE, null, 0], [() => some, 2, 0]] as const) {
+          const q = { exec, model, where, terms, limit, offset, shape: `${id}|` };
+          const viaObjects = (await readPage(q)).rows.map((r) => services.store.decode(model, r));
+          const viaArrays: Record<string, unknown>[] = (await readPage({ ...q, read })).rows;
+          assert.ok(viaObjects.length > 0, id);
+          assert.deepEqual(viaArrays, viaObjects, `${id} ${walk} ${limit} ${offset}`);
+          assert.deepEqual(viaArrays.map((r) => Object.keys(r)), viaObjects.map((r) => Object.keys(r)), `${id}: keys in the same order`);
+        }
+      }
+      pageTuning.walk = 'auto';
+    }
   });
 });

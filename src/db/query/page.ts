@@ -17,9 +17,13 @@ type Page = { count: number; rows: Raw[] };
  * `offset`; `idsOnly` reads just their ids, `columns` just those columns (named in `shape`). `shape` names the order (model and sort): the
  * statements of an unfiltered list are then compiled once per shape. `generation`: the
  * database's write generation as SQL (Dialect.generationSql); an unfiltered list's counts are
- * then computed again only when it moved (`countRow`).
+ * then computed again only when it moved (`countRow`). `read`: how the statements reading the
+ * page's rows are run (Store.pageReader: the rows come back decoded); the driver's rows otherwise.
  */
-export type PageQuery = { exec: Exec; model: ResolvedModel; where: Clause; terms: OrderTerm[]; limit: number | null; offset: number; idsOnly?: boolean; shape?: string; columns?: readonly string[]; generation?: RawBuilder<string> };
+export type PageQuery = { exec: Exec; model: ResolvedModel; where: Clause; terms: OrderTerm[]; limit: number | null; offset: number; idsOnly?: boolean; shape?: string; columns?: readonly string[]; generation?: RawBuilder<string>; read?: RowReader };
+
+/** Runs a statement reading rows of the page's model, as SQL text and parameters. */
+export type RowReader = (text: string, params: readonly unknown[]) => Promise<Raw[]>;
 
 /** SQL texts by database handle and statement key (unfiltered lists: their only parameters are limit and offset). */
 const texts = new WeakMap<Exec, Map<string, string>>();
@@ -34,19 +38,25 @@ type Compilable = { compile(): CompiledQuery };
 /**
  * Runs `query`; under a `key` its SQL text is compiled once, and later runs bind `params`, which
  * must be all its parameters. A query given as a function is only built when its text is not
- * known yet (an unfiltered list page builds no query objects once its shape was seen).
+ * known yet (an unfiltered list page builds no query objects once its shape was seen). `read`
+ * runs the statement instead of `exec` when given.
  */
-async function run(exec: Exec, query: Compilable | (() => Compilable), key: string | undefined, params: unknown[]): Promise<Raw[]> {
+async function run(exec: Exec, query: Compilable | (() => Compilable), key: string | undefined, params: unknown[], read?: RowReader): Promise<Raw[]> {
   const shapes = texts.get(exec) ?? new Map<string, string>();
   texts.set(exec, shapes);
   let text = key === undefined ? undefined : shapes.get(key);
   if (text === undefined) {
     const compiled = (typeof query === 'function' ? query() : query).compile();
-    if (key === undefined || compiled.parameters.length !== params.length) return (await exec.executeQuery<Raw>(compiled)).rows;
+    if (key === undefined || compiled.parameters.length !== params.length) return read ? read(compiled.sql, compiled.parameters) : (await exec.executeQuery<Raw>(compiled)).rows;
     if (shapes.size >= 1000) shapes.clear();
     shapes.set(key, (text = compiled.sql));
   }
-  return (await exec.executeQuery<Raw>(CompiledQuery.raw(text, params))).rows;
+  return read ? read(text, params) : (await exec.executeQuery<Raw>(CompiledQuery.raw(text, params))).rows;
+}
+
+/** `run` for a statement reading the page's rows (through `q.read` when given). */
+function runRows(q: PageQuery, query: Compilable | (() => Compilable), key: string | undefined, params: unknown[]): Promise<Raw[]> {
+  return run(q.exec, query, key, params, q.read);
 }
 
 function columns(q: PageQuery, from: Select): Select {
@@ -80,7 +90,7 @@ function countOf(q: PageQuery): Select {
 /** The page's rows, sorted by the database. */
 function sortedRows(q: PageQuery): Promise<Raw[]> {
   const select = () => sliced(orderBy(columns(q, q.exec.selectFrom(q.model.table)).where(q.where), q.terms), q.limit, q.offset)[0];
-  return run(q.exec, select, keyOf(q, 'page'), sliceParams(q.limit, q.offset));
+  return runRows(q, select, keyOf(q, 'page'), sliceParams(q.limit, q.offset));
 }
 
 /** The page and the total count, each in one statement (run concurrently). */
@@ -205,7 +215,7 @@ async function fkLedPage(q: PageQuery, lead: OrderVia, counts: LeadCounts): Prom
   const alone = columns(q, exec.selectFrom(model.table)).where(q.where).where(fk, 'is', null);
   const groups: Group[] = [
     ...(few ? await targetGroups(q, walk, total - unlinked) : [joinedGroup(q, walk, total - unlinked)]),
-    { size: unlinked, read: (limit, offset) => run(exec, ...slice(orderBy(alone, walk.rest), limit, offset, keyOf(q, 'alone'))) },
+    { size: unlinked, read: (limit, offset) => runRows(q, ...slice(orderBy(alone, walk.rest), limit, offset, keyOf(q, 'alone'))) },
   ];
   if (q.terms[0].desc) groups.reverse();
   return { count: total, rows: await sliceGroups(groups, q.limit, q.offset) };
@@ -221,7 +231,7 @@ type Walk = { lead: OrderVia; byTarget: OrderTerm[]; rest: OrderTerm[] };
 function joinedGroup(q: PageQuery, walk: Walk, size: number): Group {
   const fk = col(q.model.table, walk.lead.field.column as string);
   const joined = columns(q, q.exec.selectFrom(`${walk.lead.target.table} as t_lead`).crossJoin(q.model.table)).where(sql<boolean>`${fk} = ${sql.ref('t_lead.id')}`).where(q.where);
-  return { size, read: (limit, offset) => run(q.exec, ...slice(orderBy(joined, [...walk.byTarget, ...walk.rest]), limit, offset, keyOf(q, 'joined'))) };
+  return { size, read: (limit, offset) => runRows(q, ...slice(orderBy(joined, [...walk.byTarget, ...walk.rest]), limit, offset, keyOf(q, 'joined'))) };
 }
 
 /**
@@ -254,12 +264,12 @@ async function readTargets(q: PageQuery, walk: Walk, targets: { id: unknown; siz
   if (spanned.length === 0) return [];
   if (spanned.length === 1) {
     const [select, key, params] = slice(orderBy(columns(q, q.exec.selectFrom(q.model.table)).where(fk, '=', spanned[0]), walk.rest), limit, skip, keyOf(q, 'target'));
-    return run(q.exec, select, key, [spanned[0], ...params]);
+    return runRows(q, select, key, [spanned[0], ...params]);
   }
   const joined = columns(q, q.exec.selectFrom(`${walk.lead.target.table} as t_lead`).crossJoin(q.model.table)).where(sql<boolean>`${fk} = ${sql.ref('t_lead.id')}`).where(fk, 'in', spanned);
   const tie = { expr: sql.ref('t_lead.id'), desc: walk.byTarget[0].desc };
   const [select, key, params] = slice(orderBy(joined, [...walk.byTarget, tie, ...walk.rest]), limit, skip, keyOf(q, `targets ${spanned.length}`));
-  return run(q.exec, select, key, [...spanned, ...params]);
+  return runRows(q, select, key, [...spanned, ...params]);
 }
 
 function slice(query: Select, limit: number | null, offset: number, key: string | undefined): [Select, string | undefined, unknown[]] {
