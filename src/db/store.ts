@@ -3,6 +3,8 @@ import { insertRows, updateRows } from './bulk-rows.js';
 import { joinTable } from './schema/build-schema.js';
 import { toNaturalKey } from '../core/natural-order.js';
 import { compareContentTypes } from '../core/registry/content-type-order.js';
+import { memoByGeneration } from './generation-memo.js';
+import { insideTransaction } from './dialects/transaction-guard.js';
 import type { Kysely } from 'kysely';
 import type { Dialect } from './dialects/dialect.js';
 import type { ResolvedField, ResolvedModel, Row } from '../core/registry/types.js';
@@ -182,9 +184,21 @@ export class Store {
     return this.treeChain(exec, model, ids, true);
   }
 
+  /**
+   * `readChain`, kept per write generation of the database (memoByGeneration: where reading the
+   * generation is free, SQLite) for reads outside a transaction; each call gets its own copies of
+   * the rows. Exact: any write moves the generation, and a new one starts an empty table.
+   */
   private async treeChain(exec: Exec, model: ResolvedModel, ids: string[], self: boolean): Promise<Row[]> {
-    const parent = model.fieldMap.get('parent')?.column;
-    if (!parent || ids.length === 0) return [];
+    if (!model.fieldMap.get('parent')?.column || ids.length === 0) return [];
+    if (exec !== this.dialect.db || insideTransaction()) return this.readChain(exec, model, ids, self);
+    const unique = [...new Set(ids)];
+    const rows = await memoByGeneration(this.dialect, `tree ${self} ${model.table} ${unique.join(' ')}`, () => this.readChain(exec, model, unique, self));
+    return rows.map((row) => ({ ...row }));
+  }
+
+  private async readChain(exec: Exec, model: ResolvedModel, ids: string[], self: boolean): Promise<Row[]> {
+    const parent = model.fieldMap.get('parent')?.column as string;
     const table = sql.table(model.table);
     const up = sql.ref(`node.${parent}`);
     const start = self ? sql.ref('node.id') : up;

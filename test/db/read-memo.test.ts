@@ -68,3 +68,36 @@ describe('counts of unfiltered lists, kept per write generation', () => {
     }
   });
 });
+
+describe('tree ancestors, kept per write generation', () => {
+  it('should read a location\'s ancestors once while the generation stands (SQLite) and show every write, on either database', async () => {
+    const region = await create(t, '/api/dcim/location-types/', { name: 'Memo region', content_types: ['dcim.location'], nestable: true });
+    const top = await create(t, '/api/dcim/locations/', { name: 'Top', location_type: region.id, status: 'Active' });
+    const mid = await create(t, '/api/dcim/locations/', { name: 'Mid', location_type: region.id, status: 'Active', parent: top.id });
+    const leaf = await create(t, '/api/dcim/locations/', { name: 'Leaf', location_type: region.id, status: 'Active', parent: mid.id });
+    const url = `/api/dcim/locations/${leaf.id}/`;
+    // Statements reading the chain, counted at the store.
+    const store = t.app.services.store as unknown as { readChain: (...args: unknown[]) => Promise<unknown> };
+    const real = store.readChain;
+    let chains = 0;
+    store.readChain = function (...args) {
+      chains += 1;
+      return real.apply(this, args);
+    };
+    try {
+      const first = await statements(url);
+      const reads = chains;
+      const second = await statements(url);
+      assert.equal(chains - reads, t.app.services.dialect.freeGeneration ? 0 : reads, 'the second GET reads the chain again only where the generation is not free (PostgreSQL)');
+      assert.ok(reads > 0);
+      if (t.app.services.dialect.freeGeneration) assert.ok(second.n < first.n, `${first.n} then ${second.n} statements`);
+      assert.equal(second.body.display, 'Top → Mid → Leaf');
+      assert.deepEqual(second.body, first.body);
+    } finally {
+      store.readChain = real;
+    }
+    assert.equal((await t.call('PATCH', `/api/dcim/locations/${top.id}/`, { name: 'Root' })).status, 200);
+    assert.equal((await statements(url)).body.display, 'Root → Mid → Leaf');
+    assert.equal((await statements(url)).body.display, 'Root → Mid → Leaf');
+  });
+});
