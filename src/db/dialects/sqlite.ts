@@ -70,6 +70,8 @@ function checkpointOnTimer(db: Database.Database, file: string, opts: SqliteOpti
  * `data_version` moves when another connection commits; `total_changes()` counts this
  * connection's row changes (committed or not: a read waits for an open transaction anyway);
  * `local` counts schema scripts and rollbacks (whose undone changes left `total_changes()` moved).
+ * Two statements: one (`SELECT data_version || ':' || total_changes() FROM pragma_data_version`)
+ * gives the same value but costs more, 2.8-2.9 µs a read against 1.9-2.0 (the pragma as a table).
  */
 function generationReader(db: Database.Database, local: () => string): () => Promise<string> {
   const changes = db.prepare('SELECT total_changes()').pluck();
