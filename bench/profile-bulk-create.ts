@@ -5,6 +5,9 @@
  * the POSTs (`OUT=x.cpuprofile`).
  *
  *   node --import tsx bench/profile-bulk-create.ts     (the bench database, or DATABASE_URL; ROUNDS 10, SIZE 1000, WARM 3)
+ *
+ * `ONLY=ip`: N IP addresses instead (Global namespace, status Active, one tag; hosts .251-.254 of
+ * 10.0.0.0/24 to 10.0.249.0/24, under the seeded 10.0.0.0/16 container, so SIZE at most 1000).
  */
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -29,7 +32,14 @@ const buildings = (await all(`/api/dcim/locations/?location_type=${building}`)).
 const status = (await all('/api/extras/statuses/?name=Active'))[0].id;
 const tags = (await all('/api/extras/tags/')).slice(0, 2).map((t) => t.id);
 const run = Date.now().toString(36);
-const body = (r: number) => JSON.stringify(Array.from({ length: size }, (_, i) => ({ name: `pbc-${run}-${r}-${i}`, location_type: room, parent: buildings[i % buildings.length], status, tags, description: 'bench' })));
+const ip = process.env.ONLY === 'ip';
+const namespace = ip ? (await all('/api/ipam/namespaces/?name=Global'))[0].id : undefined;
+const what = ip ? 'IP addresses' : 'rooms';
+const target = ip ? '/api/ipam/ip-addresses/' : '/api/dcim/locations/';
+const item = (r: number, i: number) => (ip
+  ? { address: `10.0.${Math.floor(i / 4)}.${251 + (i % 4)}/24`, namespace, status, tags: tags.slice(0, 1), description: 'bench' }
+  : { name: `pbc-${run}-${r}-${i}`, location_type: room, parent: buildings[i % buildings.length], status, tags, description: 'bench' });
+const body = (r: number) => JSON.stringify(Array.from({ length: size }, (_, i) => item(r, i)));
 
 const session = new Session();
 const profiling = !!process.env.OUT;
@@ -52,7 +62,7 @@ for (let r = -Number(process.env.WARM ?? 3); r < rounds; r += 1) {
   const q0 = app.services.dialect.queryCount();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const made = await call('POST', '/api/dcim/locations/', payload);
+  const made = await call('POST', target, payload);
   const ms = performance.now() - t0;
   const used = process.cpuUsage(c0);
   const q = app.services.dialect.queryCount() - q0;
@@ -64,9 +74,9 @@ for (let r = -Number(process.env.WARM ?? 3); r < rounds; r += 1) {
     statements = q;
     perRound.push((used.user + used.system) / 1000);
   }
-  if (!process.env.KEEP) await call('DELETE', '/api/dcim/locations/', JSON.stringify(made.map((o: { id: string }) => ({ id: o.id }))));
+  if (!process.env.KEEP) await call('DELETE', target, JSON.stringify(made.map((o: { id: string }) => ({ id: o.id }))));
 }
 const sorted = [...perRound].sort((a, b) => a - b);
-console.log(`create ${size} rooms: CPU min ${sorted[0].toFixed(1)} ms, median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, mean ${(cpu / rounds).toFixed(1)} ms, wall mean ${(wall / rounds).toFixed(1)} ms, ${statements} statements; rounds CPU ${perRound.map((m) => m.toFixed(0)).join(' ')}`);
+console.log(`create ${size} ${what}: CPU min ${sorted[0].toFixed(1)} ms, median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, mean ${(cpu / rounds).toFixed(1)} ms, wall mean ${(wall / rounds).toFixed(1)} ms, ${statements} statements; rounds CPU ${perRound.map((m) => m.toFixed(0)).join(' ')}`);
 if (profiling || heap) session.disconnect();
 await app.close();

@@ -44,6 +44,7 @@ export class Store {
   private readonly decoders = new Map<ResolvedModel, (raw: Record<string, unknown>) => Row>();
   private readonly arrayDecoders = new WeakMap<ResolvedModel, WeakMap<readonly string[], (values: unknown[]) => Row>>();
   private readonly sources = new Map<ResolvedModel, string[]>();
+  private readonly byColumn = new WeakMap<ResolvedModel, Map<string, ResolvedField>>();
   private textChars = 0;
 
   constructor(readonly dialect: Dialect) {}
@@ -154,14 +155,25 @@ export class Store {
 
   /** `encodeValue` for a column of `model` (text storage when the column is unknown). */
   encodeColumn(model: ResolvedModel, column: string, value: unknown): unknown {
-    const field = model.columns.find((c) => c.column === column);
+    const field = this.fieldOfColumn(model, column);
     return field ? this.encodeValue(field, value) : this.dialect.encode('text', value);
   }
 
   /** SQL type of a column, for casts of parameters whose type the database cannot infer (VALUES lists). */
   sqlType(model: ResolvedModel, column: string): string {
-    const field = model.columns.find((c) => c.column === column);
+    const field = this.fieldOfColumn(model, column);
     return this.dialect.columnType(field ? field.behaviour.storage : 'text');
+  }
+
+  /** The stored field of a column (the first, as a search of `model.columns` finds), by a map built once per model. */
+  private fieldOfColumn(model: ResolvedModel, column: string): ResolvedField | undefined {
+    let fields = this.byColumn.get(model);
+    if (!fields) {
+      fields = new Map();
+      for (const field of model.columns) if (!fields.has(field.column as string)) fields.set(field.column as string, field);
+      this.byColumn.set(model, fields);
+    }
+    return fields.get(column);
   }
 
   async byIds(exec: Exec, model: ResolvedModel, ids: unknown[]): Promise<Row[]> {

@@ -16,6 +16,7 @@ import {
   getPrefixSize,
   getUsableRange,
   iterateAvailableIps,
+  parseAddressBytes,
   parseIp,
   parsePrefix,
   toBigInt,
@@ -402,5 +403,16 @@ describe('findAvailableIps', () => {
     const parent = net('10.0.0.0/30');
     assert.deepEqual(findAvailableIps({ parent, used: [host('10.0.0.1'), host('10.0.0.2')], count: 5 }), []);
     assert.deepEqual(findAvailableIps({ parent, used: [], count: 0 }), []);
+  });
+});
+
+describe('parseAddressBytes', () => {
+  it("is parseIp's host for a single address and null for anything else", () => {
+    const inputs = ['10.0.0.1', ' 10.0.0.1 ', '10.0.0.1/24', '', ' ', '::', '2001:db8::1', '::ffff:1.2.3.4', '1.2.3', '256.1.1.1', 'abc', '1.2.3.4/', '2001:db8::/64', '1:2:3:4:5:6:7:8:9', '\t10.1.1.1\n'];
+    for (const text of inputs) {
+      const parsed = parseIp(text);
+      const expected = parsed.ok && !text.includes('/') ? parsed.value.host : null;
+      assert.deepEqual(parseAddressBytes(text), expected, JSON.stringify(text));
+    }
   });
 });

@@ -1,11 +1,10 @@
-import { formatAddress, parseIp } from '../ip/index.js';
+import { formatAddress, parseAddressBytes } from '../ip/index.js';
 import { fail, ok } from './kind.js';
 import type { KindBehaviour } from './kind.js';
 
 /** 16-byte big-endian address of an address text (`10.0.0.1`, `2001:db8::1`); null when invalid. */
 export function toAddressBytes(text: string): Buffer | null {
-  const parsed = parseIp(text);
-  return parsed.ok && !text.includes('/') ? parsed.value.host : null;
+  return parseAddressBytes(text);
 }
 
 function encodeAddress(value: unknown): unknown {

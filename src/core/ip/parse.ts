@@ -5,7 +5,7 @@
  */
 import ipaddr from 'ipaddr.js';
 
-import { buildNetwork, getAddressBits, V4_MAPPED_BASE } from './math.js';
+import { buildNetwork, getAddressBits, toBuffer, V4_MAPPED_BASE } from './math.js';
 import type { IpErrorCode, IpParseResult, IpVersion, PrefixParseResult } from './types.js';
 
 const DIGITS = /^\d{1,3}$/;
@@ -87,6 +87,18 @@ export function parseIp(text: string): IpParseResult {
     slash < 0 ? getAddressBits(parsed.version) : parsePrefixLength(input.slice(slash + 1), parsed.version);
   if (prefixLength === null) return fail('IP_ERR_PREFIX_LENGTH', input);
   return { ok: true, value: buildNetwork({ version: parsed.version, prefixLength, host: parsed.host }) };
+}
+
+/**
+ * The 16 bytes of an address without a prefix length (`10.0.0.1`, ` 2001:db8::1 `), as
+ * {@link parseIp}'s `host`, without working out a network and broadcast; null when the text is
+ * not one address (empty, invalid, or with a `/`).
+ */
+export function parseAddressBytes(text: string): Buffer | null {
+  const input = text.trim();
+  if (input === '' || input.includes('/')) return null;
+  const parsed = parseHost(input);
+  return parsed === null ? null : toBuffer(parsed.host);
 }
 
 /**

@@ -57,12 +57,15 @@ async function checkUniqueTogether(services: Services, exec: Exec, model: Resolv
   }
 }
 
+/** What every object's rule context of one write shares: its reads, made once per write (not per object). */
+type SharedRuleContext = Pick<RuleContext, 'get' | 'find' | 'linksOf' | 'model' | 'config'>;
+
 /**
- * The model's rules on one object, in order; errors are added to its plan. A rule reading an
- * object of the same write sees it as the write leaves it (`pending`), so a bulk write cannot
- * pass checks pairwise that it fails as a whole (A's parent B and B's parent A).
+ * The reads of one write's rules. A rule reading an object of the same write sees it as the
+ * write leaves it (`pending`), so a bulk write cannot pass checks pairwise that it fails as a
+ * whole (A's parent B and B's parent A).
  */
-async function rulesOf(services: Services, exec: Exec, model: ResolvedModel, plan: ItemPlan, reader: RowBatcher, pending: ReadonlyMap<unknown, Row>): Promise<void> {
+function sharedRuleContext(services: Services, exec: Exec, model: ResolvedModel, reader: RowBatcher, pending: ReadonlyMap<unknown, Row>): SharedRuleContext {
   const get = (m: string, id: unknown) => {
     const own = m === model.id ? pending.get(id) : undefined;
     return own ? Promise.resolve(own) : reader.get(m, id);
@@ -71,8 +74,13 @@ async function rulesOf(services: Services, exec: Exec, model: ResolvedModel, pla
     const target = services.registry.get(modelId);
     return services.store.links(exec, target, target.fieldMap.get(field)!, ids);
   };
-  const links = async (field: string) => plan.links.get(field) ?? (plan.before ? (await linksOf(model.id, field, [String(plan.row.id)])).get(String(plan.row.id)) ?? [] : []);
-  const ctx: RuleContext = { row: plan.row as Row, before: plan.before, get, find: (m, where) => reader.find(m, where), model, config: services.config, links, linksOf };
+  return { get, find: (m, where) => reader.find(m, where), linksOf, model, config: services.config };
+}
+
+/** The model's rules on one object, in order; errors are added to its plan. */
+async function rulesOf(model: ResolvedModel, plan: ItemPlan, shared: SharedRuleContext): Promise<void> {
+  const links = async (field: string) => plan.links.get(field) ?? (plan.before ? (await shared.linksOf(model.id, field, [String(plan.row.id)])).get(String(plan.row.id)) ?? [] : []);
+  const ctx: RuleContext = { row: plan.row as Row, before: plan.before, get: shared.get, find: shared.find, model, config: shared.config, links, linksOf: shared.linksOf };
   for (const rule of model.rules) {
     // A rule that answers at once is not awaited (an await costs a promise).
     const answer = rule(ctx);
@@ -98,7 +106,8 @@ async function checkRules(services: Services, exec: Exec, model: ResolvedModel, 
   if (model.rules.length === 0) return;
   const reader = new RowBatcher(services, exec);
   const pending = new Map<unknown, Row>(plans.filter((p) => p.before).map((p) => [p.row.id, p.row as Row]));
-  const runs = await Promise.allSettled(plans.filter((p) => Object.keys(p.errors).length === 0).map((plan) => rulesOf(services, exec, model, plan, reader, pending)));
+  const shared = sharedRuleContext(services, exec, model, reader, pending);
+  const runs = await Promise.allSettled(plans.filter((p) => Object.keys(p.errors).length === 0).map((plan) => rulesOf(model, plan, shared)));
   const failed = runs.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
 }
