@@ -4,23 +4,29 @@ import type { Dialect } from './dialects/dialect.js';
 
 /** Entries of one write generation; a new generation starts an empty table. */
 type Memo = { generation: string; values: Map<string, Promise<unknown>> };
-const memos = new WeakMap<Dialect, Memo>();
+/** Per dialect, one table per kind of entry, so one kind filling its table never empties another's. */
+const memos = new WeakMap<Dialect, Map<string, Memo>>();
 
-/** Keys kept per generation (token look-ups are keyed by client input): beyond it the table starts over. */
-const MAX_KEYS = 1000;
+/** A table of entries of one kind and the keys it keeps per generation (beyond them it starts over). */
+export type MemoTable = { name: string; maxKeys: number };
+/** Token look-ups (keyed by client input), custom field definitions, GraphQL's dynamic definitions. */
+const ROWS: MemoTable = { name: 'rows', maxKeys: 1000 };
 
 /**
  * `load()` once per write generation of the database (rows every request reads: custom field
  * definitions, token look-ups). `generation` is one the caller already read (a request's);
  * without it the generation is read here where that costs no statement, and elsewhere every
- * call loads afresh. A failed load is not kept.
+ * call loads afresh. A failed load is not kept. `table`: entries of one kind (tree chains are many
+ * and keyed by ids; filling their table starts only theirs over, not the token look-ups').
  */
-export async function memoByGeneration<T>(dialect: Dialect, key: string, load: () => Promise<T>, generation?: Promise<string | null>): Promise<T> {
+export async function memoByGeneration<T>(dialect: Dialect, key: string, load: () => Promise<T>, generation?: Promise<string | null>, table: MemoTable = ROWS): Promise<T> {
   if (!generation && !dialect.freeGeneration) return load();
   const current = await (generation ?? dialect.writeGeneration());
   if (current === null) return load();
-  let memo = memos.get(dialect);
-  if (!memo || memo.generation !== current || memo.values.size >= MAX_KEYS) memos.set(dialect, (memo = { generation: current, values: new Map() }));
+  let tables = memos.get(dialect);
+  if (!tables) memos.set(dialect, (tables = new Map()));
+  let memo = tables.get(table.name);
+  if (!memo || memo.generation !== current || memo.values.size >= table.maxKeys) tables.set(table.name, (memo = { generation: current, values: new Map() }));
   const hit = memo.values.get(key);
   if (hit) return hit as Promise<T>;
   const value = load();

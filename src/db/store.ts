@@ -4,6 +4,7 @@ import { joinTable } from './schema/build-schema.js';
 import { toNaturalKey } from '../core/natural-order.js';
 import { compareContentTypes } from '../core/registry/content-type-order.js';
 import { memoByGeneration } from './generation-memo.js';
+import type { MemoTable } from './generation-memo.js';
 import { insideTransaction } from './dialects/transaction-guard.js';
 import type { Kysely } from 'kysely';
 import type { Dialect } from './dialects/dialect.js';
@@ -20,6 +21,12 @@ const CHUNK = 1000;
 
 /** Characters of statement text the store keeps (see `statementText`). */
 const TEXT_CACHE_CHARS = 8_000_000;
+
+/**
+ * Tree ancestor chains kept per write generation: their own table (many keys, by ids), so pages of
+ * many different sets never empty the token look-ups' table; 200 keys bound it to a few MB.
+ */
+const TREE_CHAINS: MemoTable = { name: 'tree-chains', maxKeys: 200 };
 
 /** Bound parameters per statement: under SQLite's 32766 and PostgreSQL's 65535. */
 const MAX_PARAMS = 30000;
@@ -205,7 +212,7 @@ export class Store {
     if (!model.fieldMap.get('parent')?.column || ids.length === 0) return [];
     if (exec !== this.dialect.db || insideTransaction()) return this.readChain(exec, model, ids, self);
     const unique = [...new Set(ids)];
-    const rows = await memoByGeneration(this.dialect, `tree ${self} ${model.table} ${unique.join(' ')}`, () => this.readChain(exec, model, unique, self));
+    const rows = await memoByGeneration(this.dialect, `tree ${self} ${model.table} ${unique.join(' ')}`, () => this.readChain(exec, model, unique, self), undefined, TREE_CHAINS);
     return rows.map((row) => ({ ...row }));
   }
 

@@ -66,7 +66,10 @@ describe('related rows in waves', () => {
     // The filter's device by name and its modules, count and page, links (tagged VLANs, IP
     // addresses, tags), IP address counts; then the related models: VLAN, status, peer
     // interface, cable, device, device type, tenant, location (with its ancestors), manufacturer.
-    assert.equal(await countStatements(t, '/api/dcim/interfaces/?device=a&depth=1'), 15);
+    // Where the write generation is free (SQLite) the location's ancestor chain read by the test
+    // above is still kept (Store.treeChain, same generation): one statement fewer.
+    const expected = t.app.services.dialect.freeGeneration ? 14 : 15;
+    assert.equal(await countStatements(t, '/api/dcim/interfaces/?device=a&depth=1'), expected);
   });
 
   it('reads each related model of a device page at depth 2 once', async () => {
