@@ -4,6 +4,7 @@ import { joinTable } from './schema/build-schema.js';
 import { toNaturalKey } from '../core/natural-order.js';
 import { compareContentTypes } from '../core/registry/content-type-order.js';
 import { memoByGeneration } from './generation-memo.js';
+import { compileRowBuilder } from './row-builder.js';
 import type { MemoTable } from './generation-memo.js';
 import { insideTransaction } from './dialects/transaction-guard.js';
 import type { Kysely } from 'kysely';
@@ -116,7 +117,7 @@ export class Store {
    */
   private compileArrayDecoder(model: ResolvedModel, names: readonly string[]): (values: unknown[]) => Row {
     if (model.columns.some((f) => (f.behaviour.decode?.length ?? 0) >= 2)) {
-      const toObject = new Function('v', `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}};`) as (values: unknown[]) => Record<string, unknown>;
+      const toObject = compileRowBuilder(names);
       return (values) => this.decode(model, toObject(values));
     }
     const kinds = model.columns.map((f) => (f.behaviour.decode ? f.behaviour.decode.bind(f.behaviour) : null));

@@ -22,7 +22,8 @@ function isFk(field: ResolvedField): boolean {
   return field.kind === 'fk' && !!field.to && !!field.column;
 }
 
-function isToMany(field: ResolvedField): boolean {
+/** Whether a field holds many related objects (many-to-many, content types). */
+export function isToMany(field: ResolvedField): boolean {
   return field.behaviour.relation === 'm2m' || field.behaviour.relation === 'content_types';
 }
 

@@ -82,24 +82,6 @@ export class Loader {
     await waves.run();
   }
 
-  /** The rows a needed field of `rows` points at, by target model: an FK's, or a generic relation's (`<name>_type`, `<name>_id`). */
-  targetsOf(model: ResolvedModel, name: string, rows: Row[]): Map<ResolvedModel, string[]> {
-    const field = model.fieldMap.get(name);
-    const out = new Map<ResolvedModel, string[]>();
-    const add = (target: ResolvedModel | undefined, id: unknown) => {
-      if (!target || typeof id !== 'string') return;
-      const ids = out.get(target);
-      if (ids) ids.push(id);
-      else out.set(target, [id]);
-    };
-    if (field?.kind === 'generic_fk') for (const row of rows) add(this.services.registry.find(String(row[`${name}_type`] ?? '')), row[`${name}_id`]);
-    else if (field?.to && field.column) {
-      const target = this.services.registry.get(field.to);
-      for (const row of rows) add(target, row[field.column]);
-    }
-    return out;
-  }
-
   /** Ancestors of a tree row, root first (needs ensureNeeds first). */
   ancestors(model: ResolvedModel, row: Row): Row[] {
     const chain: Row[] = [];

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
+import { compileRowBuilder } from '../row-builder.js';
+import type { RowBuilder } from '../row-builder.js';
 
 type Params = unknown[];
-type RowBuilder = (values: unknown[]) => Record<string, unknown>;
 
 /**
  * A prepared statement as Kysely's SQLite driver uses it (`reader`, `all`, `run`, `iterate`).
@@ -22,7 +23,7 @@ export class FastStatement {
     if (names.includes('__proto__')) return;
     stmt.raw(true);
     this.names = names;
-    this.build = new Function('v', `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}};`) as RowBuilder;
+    this.build = compileRowBuilder(names);
   }
 
   all(params: Params): unknown[] {

@@ -1,6 +1,6 @@
 import { extensionsFor } from '../extensions.js';
 import { Loader } from '../loader.js';
-import { ROW_ONLY, Waves } from '../load-waves.js';
+import { isToMany, ROW_ONLY, Waves } from '../load-waves.js';
 import { joinTable } from '../../db/schema/build-schema.js';
 import type { CountSource, Exec } from '../../db/store.js';
 import type { ResolvedField, ResolvedModel, Row } from '../../core/registry/types.js';
@@ -35,9 +35,6 @@ export type Loaded = {
   computed: Map<string, Map<string, unknown>>;
 };
 
-function isToMany(field: ResolvedField): boolean {
-  return field.behaviour.relation === 'm2m' || field.behaviour.relation === 'content_types';
-}
 
 /** Links of `fields` from `rows`, merged into `loaded.links` (one statement). */
 async function loadLinksOf(services: Services, exec: Exec, model: ResolvedModel, fields: ResolvedField[], rows: Row[], loaded: Loaded) {
