@@ -68,14 +68,14 @@ async function measure(route: string, target = server): Promise<{ ms: number; st
 
 /** The floor's CPU ms per request answering `body` at `route`. */
 async function floorMs(route: string, body: string): Promise<number> {
-  const file = path.join(os.tmpdir(), `cpu-http-floor-${process.pid}.json`);
-  fs.writeFileSync(file, body);
-  const floor = await startChild({ script: 'bench/floor-server.ts', args: [file, route.split('?')[0]], env: {}, healthPath: '/health/' });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cpu-http-floor-'));
+  fs.writeFileSync(path.join(dir, 'body.json'), body);
+  const floor = await startChild({ script: 'bench/floor-server.ts', args: [dir], env: {}, healthPath: '/health/' });
   try {
-    return (await measure(route, floor)).ms;
+    return (await measure('/floor/body.json', floor)).ms;
   } finally {
     await floor.stop();
-    fs.rmSync(file, { force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

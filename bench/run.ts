@@ -9,7 +9,6 @@
  * (issue 22; --mixed-duration 60 --mixed-connections 8) with autocannon, and writes
  * bench/results/<date>-<db>.md and .json. Exits 1 when the query guard fails or a scenario errs.
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from './lib/args.js';
@@ -18,8 +17,9 @@ import { measureBulkWithWebhook } from './lib/bulk-webhook.js';
 import { discover } from './lib/catalog.js';
 import { ApiClient } from './lib/client.js';
 import { csvSupported, exportCsv } from './lib/csv-export.js';
-import { BENCH_DIR, BENCH_TOKEN, BENCH_USER, DATA_DIR, benchDatabaseUrl, dbKind, redact } from './lib/env.js';
+import { BENCH_DIR, BENCH_TOKEN, BENCH_USER, benchDatabaseUrl, dbKind, redact } from './lib/env.js';
 import { loadFixtures } from './lib/fixtures.js';
+import { FloorServer } from './lib/floor.js';
 import { drive } from './lib/load.js';
 import { buildBenchApp } from './lib/local-app.js';
 import { databaseVersion, describeMachine, gitCommit } from './lib/machine.js';
@@ -74,32 +74,23 @@ async function datasetCounts(client: ApiClient, catalog: Catalog): Promise<Recor
   return counts;
 }
 
-/** One GET scenario under load, with the server's peak RSS over it. */
-async function measureRead(server: ChildServer, s: ReadScenario, settings: LoadSettings, counted: { statements: number; cpuMs: number } | null): Promise<ReadRow | string> {
+/** One GET scenario under load, with the server's peak RSS over it and the body it answered (for its floor). */
+async function measureRead(server: ChildServer, s: ReadScenario, settings: LoadSettings, counted: { statements: number; cpuMs: number } | null): Promise<{ row: ReadRow; body: Buffer } | string> {
   const headers = { ...HEADERS, ...s.headers };
   const probe = await fetch(server.url + s.paths[0], s.post === undefined ? { headers } : { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: s.post });
-  const bytes = (await probe.arrayBuffer()).byteLength;
+  const body = Buffer.from(await probe.arrayBuffer());
   if (probe.status !== 200) return `${s.name} skipped: ${s.post === undefined ? 'GET' : 'POST'} ${s.paths[0]} -> ${probe.status}`;
   const mem = watchMemory(server.pid);
   const fig = await drive({ base: server.url, paths: s.paths, headers, settings, post: s.post });
-  return { ...fig, name: s.name, path: s.paths.length > 1 ? `${s.paths[0]} (+${s.paths.length - 1} more)` : s.paths[0], list: s.list, floorRatio: null, statements: counted?.statements ?? null, cpuMs: counted?.cpuMs ?? null, bytes, peakRssMb: mem.stop().peakMb };
+  const row: ReadRow = { ...fig, name: s.name, path: s.paths.length > 1 ? `${s.paths[0]} (+${s.paths.length - 1} more)` : s.paths[0], list: s.list, floorRatio: null, floorRps: null, statements: counted?.statements ?? null, cpuMs: counted?.cpuMs ?? null, bytes: body.length, peakRssMb: mem.stop().peakMb };
+  return { row, body };
 }
 
-/** The bare-route floor: the depth-0 page's exact bytes, served by Fastify in its own process. */
-async function measureFloor(server: ChildServer, settings: LoadSettings): Promise<ReadRow> {
+/** The headline floor row: the depth-0 locations page's exact bytes, served by the bare route. */
+async function measureFloor(server: ChildServer, floors: FloorServer): Promise<ReadRow> {
   const res = await fetch(server.url + FLOOR_PATH, { headers: HEADERS });
-  const body = Buffer.from(await res.arrayBuffer());
-  const file = path.join(DATA_DIR, 'floor-body.json');
-  fs.mkdirSync(DATA_DIR, { recursive: true });
-  fs.writeFileSync(file, body);
-  const floor = await startChild({ script: path.join(BENCH_DIR, 'floor-server.ts'), args: [file, FLOOR_PATH.split('?')[0]], env: {}, healthPath: '/health/' });
-  try {
-    const mem = watchMemory(floor.pid);
-    const fig = await drive({ base: floor.url, paths: [FLOOR_PATH], headers: HEADERS, settings });
-    return { ...fig, name: 'floor', path: FLOOR_PATH, list: true, floorRatio: 1, statements: 0, cpuMs: null, bytes: body.length, peakRssMb: mem.stop().peakMb };
-  } finally {
-    await floor.stop();
-  }
+  const fig = await floors.figuresFor(Buffer.from(await res.arrayBuffer()));
+  return { ...fig, name: 'floor', path: FLOOR_PATH, list: true, floorRatio: 1, floorRps: fig.rps, statements: 0, cpuMs: null };
 }
 
 async function main(): Promise<number> {
@@ -188,12 +179,25 @@ async function main(): Promise<number> {
 async function measureAll(c: { server: ChildServer; client: ApiClient; catalog: Catalog; fixtures: Awaited<ReturnType<typeof loadFixtures>>; scenarios: ReadScenario[]; statements: Map<string, { statements: number; cpuMs: number }>; opts: Options; results: Results }): Promise<void> {
   const { server, client, opts, results } = c;
   log('floor: bare Fastify route...');
-  results.floor = await measureFloor(server, opts.settings);
-  for (const s of c.scenarios) {
-    log(`load: ${s.name}...`);
-    const row = await measureRead(server, s, opts.settings, c.statements.get(s.name) ?? null);
-    if (typeof row === 'string') results.notes.push(row);
-    else results.reads.push({ ...row, floorRatio: row.list && row.rps > 0 ? results.floor.rps / row.rps : null });
+  const floors = await FloorServer.start(opts.settings);
+  try {
+    results.floor = await measureFloor(server, floors);
+    for (const s of c.scenarios) {
+      log(`load: ${s.name}...`);
+      const measured = await measureRead(server, s, opts.settings, c.statements.get(s.name) ?? null);
+      if (typeof measured === 'string') {
+        results.notes.push(measured);
+        continue;
+      }
+      const { row, body } = measured;
+      if (row.list && row.rps > 0) {
+        const floor = await floors.figuresFor(body);
+        Object.assign(row, { floorRps: floor.rps, floorRatio: floor.rps / row.rps });
+      }
+      results.reads.push(row);
+    }
+  } finally {
+    await floors.stop();
   }
   log('load: detail GET while a CPU-bound job runs...');
   const duringJob = await measureDetailDuringJob({ base: server.url, client, detail: c.scenarios.find((s) => s.name === 'location detail GET, uncached'), headers: HEADERS, settings: opts.settings });

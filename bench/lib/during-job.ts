@@ -37,6 +37,6 @@ export async function measureDetailDuringJob(c: { base: string; client: ApiClien
   const bytes = (await (await fetch(c.base + c.detail.paths[0], { headers })).arrayBuffer()).byteLength;
   const fig = await drive({ base: c.base, paths: c.detail.paths, headers, settings: c.settings });
   const after = await resultUntil(c.client, resultId, (s) => s !== 'STARTED');
-  const row: ReadRow = { ...fig, name: `${c.detail.name}, while a CPU-bound job runs`, path: c.detail.paths[0], list: false, floorRatio: null, statements: null, cpuMs: null, bytes, peakRssMb: 0 };
+  const row: ReadRow = { ...fig, name: `${c.detail.name}, while a CPU-bound job runs`, path: c.detail.paths[0], list: false, floorRatio: null, floorRps: null, statements: null, cpuMs: null, bytes, peakRssMb: 0 };
   return after === 'SUCCESS' ? row : `${row.name}: the job ended ${after}`;
 }

@@ -9,7 +9,7 @@ import { targetTable } from './targets.js';
 import type { WriteStatementsRow } from './write-statements.js';
 import { UI_PAGE_BUDGET_MS, uiPagesTable, type UiPageRow } from './ui-pages.js';
 
-export type ReadRow = LoadFigures & { name: string; path: string; list: boolean; floorRatio: number | null; statements: number | null; cpuMs: number | null; bytes: number; peakRssMb: number };
+export type ReadRow = LoadFigures & { name: string; path: string; list: boolean; floorRatio: number | null; floorRps: number | null; statements: number | null; cpuMs: number | null; bytes: number; peakRssMb: number };
 
 export type Results = {
   date: string;
@@ -48,9 +48,9 @@ const isFresh = (x: ReadRow) => x.name.endsWith(', uncached');
 
 /** The reads rendered afresh (`fresh`) or the others (mostly answered from the response cache). */
 function readTable(r: Results, fresh: boolean): string[] {
-  const lines = ['| scenario | req/s | p50 ms | p99 ms | × floor | SQL/req | CPU ms/req | body | peak RSS MB | errors |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
-  const row = (x: ReadRow, label = x.name) => lines.push(`| ${label} | ${n0(x.rps)} | ${n1(x.p50)} | ${n1(x.p99)} | ${x.floorRatio === null ? '' : `${x.floorRatio.toFixed(1)}×`} | ${x.statements ?? ''} | ${x.cpuMs === null || x.cpuMs === undefined ? '' : n1(x.cpuMs)} | ${kb(x.bytes)} | ${n0(x.peakRssMb)} | ${x.errors + x.non2xx + x.timeouts || ''} |`);
-  if (r.floor) row(r.floor, '**floor**: bare Fastify route, same bytes as the depth-0 page');
+  const lines = ['| scenario | req/s | p50 ms | p99 ms | floor req/s | × floor | SQL/req | CPU ms/req | body | peak RSS MB | errors |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  const row = (x: ReadRow, label = x.name) => lines.push(`| ${label} | ${n0(x.rps)} | ${n1(x.p50)} | ${n1(x.p99)} | ${x.floorRps === null || x.floorRps === undefined ? '' : n0(x.floorRps)} | ${x.floorRatio === null ? '' : `${x.floorRatio.toFixed(1)}×`} | ${x.statements ?? ''} | ${x.cpuMs === null || x.cpuMs === undefined ? '' : n1(x.cpuMs)} | ${kb(x.bytes)} | ${n0(x.peakRssMb)} | ${x.errors + x.non2xx + x.timeouts || ''} |`);
+  if (r.floor) row(r.floor, '**floor**: bare Fastify route, same bytes as the locations depth-0 page');
   for (const x of r.reads.filter((y) => isFresh(y) === fresh)) row(x);
   return lines;
 }
@@ -77,7 +77,7 @@ export function toMarkdown(r: Results): string {
     `- data set: ${r.dataset.scale}${r.dataset.seeded ? `, seeded in this run in ${n1(r.dataset.seedSeconds ?? NaN)} s (${n0(r.dataset.seedObjectsPerSecond ?? NaN)} objects/s through the bulk API)` : ', already present'}: ${counts}`,
     `- load: autocannon in the harness process, ${r.settings.connections} connections, ${r.settings.warmup} s warm-up then ${r.settings.duration} s per scenario, loopback; the service is ${workersText(r.settings.serverEnv.WORKERS)} (\`sh scripts/start.sh\` as \`npm start\`: \`node build/server.js\`, src/ compiled by scripts/build-server.mjs)`,
     `- the service keeps rendered GET bodies until the next write (response cache): rows without "uncached" are mostly served from it after the first request; "uncached" rows send \`Cache-Control: no-cache\` so every request renders afresh; SQL/req and CPU ms/req always describe a fresh render`,
-    `- × floor = floor req/s ÷ scenario req/s (1.0× would be as fast as a bare route sending the same bytes); SQL/req is counted in-process with \`dialect.queryCount()\`; CPU ms/req is this process's CPU time per request through inject() (SQLite's work included, a PostgreSQL server's not), steadier than req/s on a busy machine`,
+    `- × floor = floor req/s ÷ scenario req/s, where each list scenario's floor is a bare Fastify route in its own process sending that scenario's own response bytes, driven by the same client just after it (1.0× would be as fast as the bare route); SQL/req is counted in-process with \`dialect.queryCount()\`; CPU ms/req is this process's CPU time per request through inject() (SQLite's work included, a PostgreSQL server's not), steadier than req/s on a busy machine`,
     `- server RSS: ${n0(r.server.startRssMb)} MB after start, ${n0(r.server.endRssMb ?? NaN)} MB at the end, ${n0(r.server.peakRssMb)} MB peak over the run${r.server.seedPeakRssMb ? ` (${n0(r.server.seedPeakRssMb)} MB peak while seeding)` : ''}; whole run ${n0(r.totalSeconds)} s`,
     '',
     '## Targets',
