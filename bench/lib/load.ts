@@ -1,4 +1,4 @@
-import autocannon from 'autocannon';
+import autocannon from './load-client.js';
 import type { Options, Result } from 'autocannon';
 
 export type LoadSettings = { connections: number; duration: number; warmup: number };

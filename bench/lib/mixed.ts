@@ -1,4 +1,4 @@
-import autocannon from 'autocannon';
+import autocannon from './load-client.js';
 import type { Result } from 'autocannon';
 import type { ApiClient } from './client.js';
 import type { Fixtures } from './fixtures.js';
