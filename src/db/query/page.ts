@@ -106,8 +106,9 @@ const PAGE_IDS = 'netsot_page';
  * offset a subquery first reads just the slice's ids in order (an index walk, or a sort of ids
  * only, through the order's covering index), whose rows are then joined by id (with `joins`: the
  * other tables `terms` read) and sorted again, a slice's worth. OFFSET over whole rows put every
- * skipped row's columns through the sort when the order needs one: 200 000 interfaces at
- * offset 150 000, 495 ms a statement against N ms.
+ * skipped row's columns through the sort when the order needs one: 200 000 interfaces (by
+ * device) at offset 150 000, 495 ms a statement against 110 ms. Below the threshold the direct
+ * statement costs the same or less (offset 200: 0.8 ms against 1.0-1.4).
  */
 function slicedRows(q: PageQuery, from: () => Select, joins: (outer: Select) => Select, terms: OrderTerm[], limit: number | null, offset: number): Select {
   if (!isDeep(offset) || q.idsOnly) return sliced(orderBy(columns(q, from()), terms), limit, offset)[0];
