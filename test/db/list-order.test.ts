@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../helpers/app.js';
 import { deviceBody, makeDcimBase } from '../apps/dcim/dcim-setup.js';
+import { pageTuning } from '../../src/db/query/page.js';
 import type { TestApp } from '../helpers/app.js';
 import type { DcimBase } from '../apps/dcim/dcim-setup.js';
 
@@ -117,3 +118,56 @@ describe('a list led by an FK with many targets (walked in one join) or few (rea
   });
 });
 
+
+/** The SQL texts of the statements `fn` runs (through the page reader or Kysely). */
+async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
+  const dialect = t.app.services.dialect;
+  const texts: string[] = [];
+  const { readRows, readArrays } = dialect;
+  const executeQuery = dialect.db.executeQuery.bind(dialect.db);
+  dialect.readRows = async (exec, text, params) => (texts.push(text), readRows(exec, text, params));
+  if (readArrays) dialect.readArrays = async (exec, text, params) => (texts.push(text), readArrays(exec, text, params));
+  (dialect.db as { executeQuery: unknown }).executeQuery = async (query: { sql: string }) => (texts.push(query.sql), executeQuery(query as never));
+  try {
+    await fn();
+  } finally {
+    Object.assign(dialect, { readRows, readArrays });
+    (dialect.db as { executeQuery: unknown }).executeQuery = executeQuery;
+  }
+  return texts;
+}
+
+describe('deep offsets: a slice reads the ids it skips, then their rows', () => {
+  // Tenants by group: 70 groups (the test above), walked in one join; interfaces by device: read a device at a time.
+  const lists = ['/api/tenancy/tenants/?limit=1000', '/api/dcim/interfaces/?limit=100', '/api/dcim/interfaces/?sort=-device&limit=100', '/api/dcim/interfaces/?name=eth0&name=m10&limit=100', '/api/dcim/locations/?limit=100', '/api/dcim/devices/?sort=-name&limit=100'];
+  const ids = async (url: string) => (await t.call('GET', url)).body.results.map((r: { id: string }) => r.id) as string[];
+
+  it('should give every page the same slice of the whole order as OFFSET over whole rows', async () => {
+    for (const url of lists) {
+      const whole = await ids(url);
+      assert.ok(whole.length > 2, url);
+      pageTuning.deepOffset = 1;
+      try {
+        for (const [limit, offset] of [[2, 1], [3, whole.length - 3], [5, whole.length - 2], [50, Math.floor(whole.length / 2)]]) {
+          assert.deepEqual(await ids(`${url}&limit=${limit}&offset=${offset}`), whole.slice(offset, offset + limit), `${url} limit ${limit} offset ${offset}`);
+        }
+      } finally {
+        pageTuning.deepOffset = 1000;
+      }
+    }
+  });
+
+  it('should read a deep slice through a subquery of ids, and a shallow one directly', async () => {
+    const deep = await statementsOf(async () => {
+      pageTuning.deepOffset = 2;
+      try {
+        await t.call('GET', '/api/dcim/locations/?limit=2&offset=2');
+      } finally {
+        pageTuning.deepOffset = 1000;
+      }
+    });
+    assert.ok(deep.some((text) => text.includes('netsot_page')), deep.join('\n'));
+    const shallow = await statementsOf(() => t.call('GET', '/api/dcim/locations/?limit=2&offset=1'));
+    assert.ok(!shallow.some((text) => text.includes('netsot_page')), shallow.join('\n'));
+  });
+});

@@ -89,8 +89,32 @@ function countOf(q: PageQuery): Select {
 
 /** The page's rows, sorted by the database. */
 function sortedRows(q: PageQuery): Promise<Raw[]> {
-  const select = () => sliced(orderBy(columns(q, q.exec.selectFrom(q.model.table)).where(q.where), q.terms), q.limit, q.offset)[0];
-  return runRows(q, select, keyOf(q, 'page'), sliceParams(q.limit, q.offset));
+  const select = () => slicedRows(q, () => q.exec.selectFrom(q.model.table).where(q.where), (outer) => outer, q.terms, q.limit, q.offset);
+  return runRows(q, select, keyOf(q, `page|${isDeep(q.offset)}`), sliceParams(q.limit, q.offset));
+}
+
+/** Whether a slice from `offset` reads the ids it skips rather than whole rows (`slicedRows`). */
+function isDeep(offset: number): boolean {
+  return offset > 0 && offset >= pageTuning.deepOffset;
+}
+
+/** Name of the subquery of a deep slice's ids. */
+const PAGE_IDS = 'netsot_page';
+
+/**
+ * A slice of `from`'s rows (its tables and filter, no columns) in `terms` order. From a deep
+ * offset a subquery first reads just the slice's ids in order (an index walk, or a sort of ids
+ * only, through the order's covering index), whose rows are then joined by id (with `joins`: the
+ * other tables `terms` read) and sorted again, a slice's worth. OFFSET over whole rows put every
+ * skipped row's columns through the sort when the order needs one: 200 000 interfaces (by
+ * device) at offset 150 000, 495 ms a statement against 110 ms. Below the threshold the direct
+ * statement costs the same or less (offset 200: 0.8 ms against 1.0-1.4).
+ */
+function slicedRows(q: PageQuery, from: () => Select, joins: (outer: Select) => Select, terms: OrderTerm[], limit: number | null, offset: number): Select {
+  if (!isDeep(offset) || q.idsOnly) return sliced(orderBy(columns(q, from()), terms), limit, offset)[0];
+  const ids = sliced(orderBy(from().select(col(q.model.table, 'id').as('id')), terms), limit, offset)[0];
+  const rows = q.exec.selectFrom(ids.as(PAGE_IDS)).crossJoin(q.model.table).where(sql<boolean>`${col(q.model.table, 'id')} = ${sql.ref(`${PAGE_IDS}.id`)}`);
+  return orderBy(columns(q, joins(rows)), terms);
 }
 
 /** The page and the total count, each in one statement (run concurrently). */
@@ -177,8 +201,11 @@ async function leadCounts(q: PageQuery, lead: OrderVia): Promise<LeadCounts> {
   return { total: Number(counted.n ?? 0), unlinked: Number(counted.z ?? 0), targets: Number(counted.t ?? 0) };
 }
 
-/** How a filtered FK-led list is read: by the cost estimate below, or always one way (tests compare both ways). */
-export const pageTuning: { walk: 'auto' | 'always' | 'never' } = { walk: 'auto' };
+/**
+ * How a filtered FK-led list is read: by the cost estimate below, or always one way; and the
+ * offset from which a slice reads its ids first (`slicedRows`). Tests compare both ways.
+ */
+export const pageTuning: { walk: 'auto' | 'always' | 'never'; deepOffset: number } = { walk: 'auto', deepOffset: 1000 };
 
 /**
  * Whether a filtered list is read faster by walking the targets in order than by sorting its
@@ -212,10 +239,11 @@ async function fkLedPage(q: PageQuery, lead: OrderVia, counts: LeadCounts): Prom
   const few = q.where === TRUE && counts.targets <= FEW_TARGETS;
   const leading = q.terms.findIndex((t) => t.via?.field !== lead.field);
   const walk = { lead, byTarget: q.terms.slice(0, leading).map((t) => ({ expr: sql.ref(`t_lead.${(t.via as OrderVia).column}`), desc: t.desc })), rest: q.terms.slice(leading) };
-  const alone = columns(q, exec.selectFrom(model.table)).where(q.where).where(fk, 'is', null);
+  const alone = () => exec.selectFrom(model.table).where(q.where).where(fk, 'is', null);
+  const readAlone = (limit: number | null, offset: number) => slicedRows(q, alone, (outer) => outer, walk.rest, limit, offset);
   const groups: Group[] = [
     ...(few ? await targetGroups(q, walk, total - unlinked) : [joinedGroup(q, walk, total - unlinked)]),
-    { size: unlinked, read: (limit, offset) => runRows(q, ...slice(orderBy(alone, walk.rest), limit, offset, keyOf(q, 'alone'))) },
+    { size: unlinked, read: (limit, offset) => runRows(q, () => readAlone(limit, offset), sliceKey(keyOf(q, 'alone'), limit, offset), sliceParams(limit, offset)) },
   ];
   if (q.terms[0].desc) groups.reverse();
   return { count: total, rows: await sliceGroups(groups, q.limit, q.offset) };
@@ -230,8 +258,11 @@ type Walk = { lead: OrderVia; byTarget: OrderTerm[]; rest: OrderTerm[] };
  */
 function joinedGroup(q: PageQuery, walk: Walk, size: number): Group {
   const fk = col(q.model.table, walk.lead.field.column as string);
-  const joined = columns(q, q.exec.selectFrom(`${walk.lead.target.table} as t_lead`).crossJoin(q.model.table)).where(sql<boolean>`${fk} = ${sql.ref('t_lead.id')}`).where(q.where);
-  return { size, read: (limit, offset) => runRows(q, ...slice(orderBy(joined, [...walk.byTarget, ...walk.rest]), limit, offset, keyOf(q, 'joined'))) };
+  const onTarget = sql<boolean>`${fk} = ${sql.ref('t_lead.id')}`;
+  const joined = () => q.exec.selectFrom(`${walk.lead.target.table} as t_lead`).crossJoin(q.model.table).where(onTarget).where(q.where);
+  const withTargets = (outer: Select) => outer.crossJoin(`${walk.lead.target.table} as t_lead`).where(onTarget);
+  const read = (limit: number | null, offset: number) => slicedRows(q, joined, withTargets, [...walk.byTarget, ...walk.rest], limit, offset);
+  return { size, read: (limit, offset) => runRows(q, () => read(limit, offset), sliceKey(keyOf(q, 'joined'), limit, offset), sliceParams(limit, offset)) };
 }
 
 /**
@@ -274,7 +305,12 @@ async function readTargets(q: PageQuery, walk: Walk, targets: { id: unknown; siz
 
 function slice(query: Select, limit: number | null, offset: number, key: string | undefined): [Select, string | undefined, unknown[]] {
   const [select, params] = sliced(query, limit, offset);
-  return [select, key === undefined ? undefined : `${key}|${limit === null}|${offset > 0}`, params];
+  return [select, sliceKey(key, limit, offset), params];
+}
+
+/** The statement key of a slice (its text differs with a limit, an offset and a deep offset). */
+function sliceKey(key: string | undefined, limit: number | null, offset: number): string | undefined {
+  return key === undefined ? undefined : `${key}|${limit === null}|${offset > 0}|${isDeep(offset)}`;
 }
 
 /** One page of a list in the given order, and the number of rows matching `where`. */
