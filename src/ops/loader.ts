@@ -13,9 +13,14 @@ const needsCache = new WeakMap<ResolvedModel, readonly string[]>();
  */
 export class Loader {
   private readonly cache = new Map<string, Map<string, Row>>();
-  /** Natural-key parts and display texts by `${model} ${id}`: related rows recur across a page. */
-  private readonly keyParts = new Map<string, unknown[]>();
-  private readonly displays = new Map<string, string>();
+  /**
+   * Natural-key parts, natural slugs and display texts by row (a row object belongs to one model
+   * and a newer copy is another object): related rows recur across a page, and a look-up by the
+   * object needs no key text made per call.
+   */
+  private keyParts = new Map<Row, unknown[]>();
+  private slugs = new Map<Row, string>();
+  private displays = new Map<Row, string>();
   private readonly displayContexts = new Map<ResolvedModel, DisplayContext>();
 
   constructor(private readonly services: Services, private readonly exec: Exec) {}
@@ -36,8 +41,9 @@ export class Loader {
   }
 
   private forgetTexts(): void {
-    this.keyParts.clear();
-    this.displays.clear();
+    this.keyParts = new Map();
+    this.slugs = new Map();
+    this.displays = new Map();
   }
 
   /**
@@ -99,11 +105,10 @@ export class Loader {
   }
 
   private naturalKeyParts(model: ResolvedModel, row: Row): unknown[] {
-    const key = `${model.id} ${row.id}`;
-    let parts = this.keyParts.get(key);
+    let parts = this.keyParts.get(row);
     if (!parts) {
       parts = this.computeKeyParts(model, row);
-      this.keyParts.set(key, parts);
+      this.keyParts.set(row, parts);
     }
     return parts;
   }
@@ -146,7 +151,12 @@ export class Loader {
   }
 
   naturalSlug(model: ResolvedModel, row: Row): string {
-    return toNaturalSlug(this.naturalKey(model, row), row.id);
+    let slug = this.slugs.get(row);
+    if (slug === undefined) {
+      slug = toNaturalSlug(this.naturalKey(model, row), row.id);
+      this.slugs.set(row, slug);
+    }
+    return slug;
   }
 
   display(model: ResolvedModel, row: Row): string {
@@ -154,11 +164,10 @@ export class Loader {
       const field = model.fieldMap.get(model.display);
       return String(row[field?.column ?? model.display] ?? '');
     }
-    const key = `${model.id} ${row.id}`;
-    let text = this.displays.get(key);
+    let text = this.displays.get(row);
     if (text === undefined) {
       text = this.computeDisplay(model, model.display, row);
-      this.displays.set(key, text);
+      this.displays.set(row, text);
     }
     return text;
   }
