@@ -57,6 +57,15 @@ function registerNotFound(app: FastifyInstance): void {
   });
 }
 
+/** A request reads what was committed before it arrived, whatever an earlier request of the same turn of the event loop read (SQLite). */
+function registerReadTurns(app: FastifyInstance, dialect: Dialect): void {
+  const end = dialect.endReadTurn;
+  if (end) app.addHook('onRequest', (_req, _reply, done) => {
+    end();
+    done();
+  });
+}
+
 /** Builds the HTTP application over a migrated database (tests call this with inject()). */
 export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance> {
   const config = opts.config ?? loadConfig();
@@ -75,6 +84,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   app.decorate('services', services);
   const cache = new ResponseCache(dialect, config.responseCacheMb * 1024 * 1024);
   if (opts.logger) registerRequestLog(app);
+  registerReadTurns(app, dialect);
   registerIdleCollection(app, config.idleGcMs);
   registerMetrics(app, services, cache);
   registerErrorHandler(app);

@@ -67,6 +67,11 @@ export type Dialect = {
   /** Whether reading the generation costs no statement (then small per-request reads are memoized by it). */
   freeGeneration: boolean;
   /**
+   * Where reads of one turn of the event loop share a read transaction (SQLite, sqlite-read-turn.ts):
+   * ends it, so what is read next sees every commit made so far (a request calls it as it arrives).
+   */
+  endReadTurn?(): void;
+  /**
    * Where reading the generation costs a statement: the generation as an SQL expression, so a
    * statement a request makes anyway reads it too (generation-memo.ts `firstRowWithGeneration`).
    */

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { compileRowBuilder } from '../row-builder.js';
 import type { RowBuilder } from '../row-builder.js';
+import type { ReadTurn } from './sqlite-read-turn.js';
 
 type Params = unknown[];
 
@@ -14,9 +15,12 @@ export class FastStatement {
   /** The statement's result column names (a reader's, when its rows come back as arrays). */
   readonly names?: readonly string[];
   private readonly build?: RowBuilder;
+  /** A statement that only reads (not a RETURNING write, not BEGIN or a pragma that sets): it joins the turn's read transaction. */
+  private readonly onlyReads: boolean;
 
-  constructor(private readonly stmt: Database.Statement) {
+  constructor(private readonly stmt: Database.Statement, private readonly turn?: ReadTurn) {
     this.reader = stmt.reader;
+    this.onlyReads = stmt.reader && stmt.readonly;
     if (!this.reader) return;
     const names = stmt.columns().map((c) => c.name);
     // An object literal treats a `__proto__` key as the prototype: such a statement keeps the driver's objects.
@@ -27,26 +31,36 @@ export class FastStatement {
   }
 
   all(params: Params): unknown[] {
+    this.joinTurn();
     const rows = this.stmt.all(params) as unknown[][];
     return this.build ? rows.map(this.build) : rows;
   }
 
   /** A reader's rows as arrays, in the order of `names` (undefined for a statement that keeps the driver's objects). */
   arrays(params: Params): unknown[][] | undefined {
-    return this.build ? (this.stmt.all(params) as unknown[][]) : undefined;
+    if (!this.build) return undefined;
+    this.joinTurn();
+    return this.stmt.all(params) as unknown[][];
   }
 
   run(params: Params): Database.RunResult {
+    this.joinTurn();
     return this.stmt.run(params);
   }
 
   *iterate(params: Params): IterableIterator<unknown> {
+    this.joinTurn();
     for (const row of this.stmt.iterate(params) as IterableIterator<unknown[]>) yield this.build ? this.build(row) : row;
+  }
+
+  private joinTurn(): void {
+    if (this.onlyReads) this.turn?.enter();
+    else this.turn?.leave();
   }
 }
 
 /** better-sqlite3 re-prepares each statement: Kysely gets them from a bounded cache by SQL text (transactions begin IMMEDIATE). */
-export function withStatementCache(db: Database.Database): Database.Database {
+export function withStatementCache(db: Database.Database, turn?: ReadTurn): Database.Database {
   const cache = new Map<string, FastStatement>();
   const prepare = db.prepare.bind(db);
   return new Proxy(db, {
@@ -63,7 +77,7 @@ export function withStatementCache(db: Database.Database): Database.Database {
         let stmt = cache.get(text);
         if (!stmt) {
           if (cache.size > 2000) cache.clear();
-          stmt = new FastStatement(prepare(text));
+          stmt = new FastStatement(prepare(text), turn);
           cache.set(text, stmt);
         }
         return stmt;

@@ -9,6 +9,7 @@ import { GuardedKysely, insideTransaction } from './transaction-guard.js';
 import { checkpointInWorker } from './sqlite-checkpoint.js';
 import { sqliteJson } from './sqlite-json.js';
 import { withStatementCache } from './sqlite-statements.js';
+import { ReadTurn } from './sqlite-read-turn.js';
 import type { FastStatement } from './sqlite-statements.js';
 import type { Dialect } from './dialect.js';
 import type { Storage } from '../../core/fields/kind.js';
@@ -73,10 +74,13 @@ function checkpointOnTimer(db: Database.Database, file: string, opts: SqliteOpti
  * Two statements: one (`SELECT data_version || ':' || total_changes() FROM pragma_data_version`)
  * gives the same value but costs more, 2.8-2.9 µs a read against 1.9-2.0 (the pragma as a table).
  */
-function generationReader(db: Database.Database, local: () => string): () => Promise<string> {
+function generationReader(db: Database.Database, local: () => string, turn: ReadTurn): () => Promise<string> {
   const changes = db.prepare('SELECT total_changes()').pluck();
   const version = db.prepare('PRAGMA data_version').pluck();
-  return async () => `${version.get()}:${changes.get()}:${local()}`;
+  return async () => {
+    turn.enter();
+    return `${version.get()}:${changes.get()}:${local()}`;
+  };
 }
 
 /**
@@ -87,7 +91,8 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
   const raw = openDatabase(file, opts);
   const stopCheckpoints = opts.checkpoints === false ? async () => undefined : checkpointOnTimer(raw, file, opts);
   const counter = makeCounter();
-  const statements = withStatementCache(raw);
+  const turn = new ReadTurn(raw);
+  const statements = withStatementCache(raw, turn);
   const db = new GuardedKysely({ dialect: new SqliteDialect({ database: statements }), log: counter.log });
   let scripts = 0;
   return {
@@ -113,6 +118,7 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
     regex: (column, pattern, ci) => sql`${column} REGEXP ${ci ? `(?i)${pattern}` : pattern}`,
     async execScript(statements) {
       scripts += 1;
+      turn.leave();
       if (statements.length > 0) raw.exec(statements.join(';\n'));
     },
     async listTables() {
@@ -140,7 +146,8 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
     json: sqliteJson,
     queryCount: counter.count,
     freeGeneration: true,
-    writeGeneration: generationReader(raw, () => `${scripts}.${counter.rollbacks()}`),
+    endReadTurn: () => turn.leave(),
+    writeGeneration: generationReader(raw, () => `${scripts}.${counter.rollbacks()}`, turn),
     // Transactions begin IMMEDIATE (sqlite-statements.ts): one writer at a time, in every process.
     lockTable: async () => undefined,
     lockScope: async () => undefined,
@@ -157,6 +164,7 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
     listen: async () => async () => undefined,
     close: async () => {
       await stopCheckpoints();
+      turn.leave();
       await db.destroy();
     },
   };
