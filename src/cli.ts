@@ -18,7 +18,7 @@ const USAGE = `usage: inventory <command>
 
 async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const dialect = connect(config.databaseUrl, { sqlite: { cacheMb: config.sqliteCacheMb, walLimitMb: config.sqliteWalLimitMb } });
+  const dialect = connect(config.databaseUrl, { sqlite: { cacheMb: config.sqliteCacheMb, walLimitMb: config.sqliteWalLimitMb, checkpointIdleMs: config.sqliteCheckpointIdleMs } });
   const services = buildServices(config, dialect);
   const { registry } = services;
   try {

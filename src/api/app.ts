@@ -69,7 +69,7 @@ function registerReadTurns(app: FastifyInstance, dialect: Dialect): void {
 /** Builds the HTTP application over a migrated database (tests call this with inject()). */
 export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance> {
   const config = opts.config ?? loadConfig();
-  const dialect = opts.dialect ?? connect(config.databaseUrl, { sqlite: { cacheMb: config.sqliteCacheMb, walLimitMb: config.sqliteWalLimitMb } });
+  const dialect = opts.dialect ?? connect(config.databaseUrl, { sqlite: { cacheMb: config.sqliteCacheMb, walLimitMb: config.sqliteWalLimitMb, checkpointIdleMs: config.sqliteCheckpointIdleMs } });
   const services = buildServices(config, dialect);
   const { registry } = services;
   if (opts.migrate !== false) {

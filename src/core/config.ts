@@ -28,6 +28,8 @@ export type Config = {
   sqliteCacheMb: number;
   /** SQLite: megabytes the write-ahead log may keep between checkpoints before one waits for writers and empties it (SQLITE_WAL_LIMIT_MB). */
   sqliteWalLimitMb: number;
+  /** SQLite: ms without a write after which the checkpoint thread ends until the next write (SQLITE_CHECKPOINT_IDLE_MS; 0: it stays). */
+  sqliteCheckpointIdleMs: number;
   /** Levels of objects a GraphQL query may nest (0: no maximum). */
   graphqlMaxDepth: number;
   /** Objects a GraphQL response may hold (0: no maximum). */
@@ -150,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     heapGrowthPercent: toInt(env.HEAP_GROWTH_PERCENT, 50, 'HEAP_GROWTH_PERCENT'),
     sqliteCacheMb: toPositive(env.SQLITE_CACHE_MB, 16, 'SQLITE_CACHE_MB'),
     sqliteWalLimitMb: toPositive(env.SQLITE_WAL_LIMIT_MB, 256, 'SQLITE_WAL_LIMIT_MB'),
+    sqliteCheckpointIdleMs: toInt(env.SQLITE_CHECKPOINT_IDLE_MS, 30000, 'SQLITE_CHECKPOINT_IDLE_MS'),
     graphqlMaxDepth: toInt(env.GRAPHQL_MAX_DEPTH, 10, 'GRAPHQL_MAX_DEPTH'),
     graphqlMaxNodes: toInt(env.GRAPHQL_MAX_NODES, 100_000, 'GRAPHQL_MAX_NODES'),
     limits: {

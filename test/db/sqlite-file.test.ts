@@ -48,6 +48,29 @@ describe('SQLite database file', () => {
     }
   });
 
+  it('should end the checkpoint thread after SQLITE_CHECKPOINT_IDLE_MS without writes and start it again on the next write', { skip: !fs.existsSync('/proc/self/task'), timeout: 30_000 }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inventory-file-'));
+    const file = path.join(dir, 'db.sqlite3');
+    const threads = () => fs.readdirSync('/proc/self/task').length;
+    const until = async (done: () => boolean) => { while (!done()) await new Promise((resolve) => setTimeout(resolve, 100)); };
+    try {
+      const { app, headers } = await openFile(file, { SQLITE_CHECKPOINT_IDLE_MS: '1000' });
+      const warm = await app.inject({ method: 'GET', url: '/api/tenancy/tenants/', headers });
+      assert.equal(warm.statusCode, 200, warm.body);
+      const withThread = threads();
+      await until(() => threads() < withThread); // the start's writes checkpointed, then a quiet second
+      const without = threads();
+      const made = await app.inject({ method: 'POST', url: '/api/tenancy/tenants/', headers, payload: JSON.stringify({ name: 'after-idle' }) });
+      assert.equal(made.statusCode, 201, made.body);
+      await until(() => threads() > without); // the write brought the thread back
+      await until(() => threads() <= without); // and it ends again once quiet
+      await app.close();
+      assert.equal(fs.existsSync(`${file}-wal`), false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('should empty a write-ahead log grown past SQLITE_WAL_LIMIT_MB while the service runs', { timeout: 60_000 }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inventory-file-'));
     const file = path.join(dir, 'db.sqlite3');

@@ -46,3 +46,51 @@ export function checkpointInWorker(file: string, onFail: () => void, opts: { wal
     await ended;
   };
 }
+
+/**
+ * The checkpoint thread only while there is something to checkpoint (SQLITE_CHECKPOINT_IDLE_MS):
+ * the thread is a second JavaScript isolate with its own connection, about 17 MB of RSS. The
+ * event loop looks at `changes` (the connection's write generation: its own commits and any other
+ * connection's, job threads included) every `every` ms, a few microseconds; once it has not moved
+ * for `idleMs` the thread ends (after a last checkpoint) and the next write starts a new one.
+ * The thread lives from the start (the start's own writes, a log left by an earlier run).
+ * While the connection is busy (a streamed read holds it) the look counts as a write.
+ */
+export function checkpointWhileWriting(file: string, onFail: () => void, opts: { walLimitBytes: number; idleMs: number; changes: () => string; every?: number }): () => Promise<void> {
+  const every = opts.every ?? 1000;
+  let failed = false;
+  const start = () => checkpointInWorker(file, () => { failed = true; onFail(); }, { walLimitBytes: opts.walLimitBytes, every });
+  let stopThread: (() => Promise<void>) | null = start();
+  let seen = opts.changes();
+  let quietMs = 0;
+  let ending = Promise.resolve();
+  const timer = setInterval(() => {
+    if (failed) return clearInterval(timer);
+    const now = readChanges(opts.changes);
+    if (now === null || now !== seen) {
+      seen = now ?? seen;
+      quietMs = 0;
+      stopThread ??= start();
+      return;
+    }
+    quietMs += every;
+    if (stopThread && quietMs >= opts.idleMs) {
+      ending = stopThread();
+      stopThread = null;
+    }
+  }, every);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await Promise.all([ending, stopThread?.()]);
+  };
+}
+
+/** The generation, or null while the connection cannot run a statement (a streamed read is open on it). */
+function readChanges(changes: () => string): string | null {
+  try {
+    return changes();
+  } catch {
+    return null;
+  }
+}

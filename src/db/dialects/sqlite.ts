@@ -6,7 +6,7 @@ import { encodeJson } from '../../core/json-text.js';
 import { regexError, regexSearch } from '../../core/regex.js';
 import { makeCounter } from './dialect.js';
 import { GuardedKysely, insideTransaction } from './transaction-guard.js';
-import { checkpointInWorker } from './sqlite-checkpoint.js';
+import { checkpointInWorker, checkpointWhileWriting } from './sqlite-checkpoint.js';
 import { sqliteJson } from './sqlite-json.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { ReadTurn } from './sqlite-read-turn.js';
@@ -30,9 +30,10 @@ const DECODERS: Partial<Record<Storage, (value: unknown) => unknown>> = {
 /**
  * How a connection is opened: its page cache in MB (SQLITE_CACHE_MB; the driver's 16 when
  * absent), whether it checkpoints the WAL on a timer, and the WAL's bound in MB
- * (SQLITE_WAL_LIMIT_MB, 256 when absent; see sqlite-checkpoint.ts).
+ * (SQLITE_WAL_LIMIT_MB, 256 when absent; see sqlite-checkpoint.ts), and how long the checkpoint
+ * thread outlives the last write in ms (SQLITE_CHECKPOINT_IDLE_MS; absent or 0: it stays).
  */
-export type SqliteOptions = { cacheMb?: number; checkpoints?: boolean; walLimitMb?: number };
+export type SqliteOptions = { cacheMb?: number; checkpoints?: boolean; walLimitMb?: number; checkpointIdleMs?: number };
 
 const DEFAULT_WAL_LIMIT_MB = 256;
 
@@ -61,10 +62,20 @@ function walLimitBytes(opts: SqliteOptions): number {
 }
 
 /** Checkpoints move to a worker thread (`sqlite-checkpoint.ts`); an in-memory database has none. */
-function checkpointOnTimer(db: Database.Database, file: string, opts: SqliteOptions): () => Promise<void> {
+function checkpointOnTimer(db: Database.Database, file: string, opts: SqliteOptions, changes: () => string): () => Promise<void> {
   if (file === ':memory:') return async () => undefined;
   db.pragma('wal_autocheckpoint = 0');
-  return checkpointInWorker(path.resolve(file), () => db.pragma('wal_autocheckpoint = 1000'), { walLimitBytes: walLimitBytes(opts) });
+  const fallBack = () => db.pragma('wal_autocheckpoint = 1000');
+  const idleMs = opts.checkpointIdleMs ?? 0;
+  if (idleMs <= 0) return checkpointInWorker(path.resolve(file), fallBack, { walLimitBytes: walLimitBytes(opts) });
+  return checkpointWhileWriting(path.resolve(file), fallBack, { walLimitBytes: walLimitBytes(opts), idleMs, changes });
+}
+
+/** The write generation read synchronously, for the checkpoint timer (`generationReader`'s statements). */
+function changesReader(db: Database.Database, local: () => string): () => string {
+  const changes = db.prepare('SELECT total_changes()').pluck();
+  const version = db.prepare('PRAGMA data_version').pluck();
+  return () => `${version.get()}:${changes.get()}:${local()}`;
 }
 
 /**
@@ -89,12 +100,13 @@ function generationReader(db: Database.Database, local: () => string, turn: Read
  */
 export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dialect {
   const raw = openDatabase(file, opts);
-  const stopCheckpoints = opts.checkpoints === false ? async () => undefined : checkpointOnTimer(raw, file, opts);
   const counter = makeCounter();
+  let scripts = 0;
+  const local = () => `${scripts}.${counter.rollbacks()}`;
+  const stopCheckpoints = opts.checkpoints === false ? async () => undefined : checkpointOnTimer(raw, file, opts, changesReader(raw, local));
   const turn = new ReadTurn(raw);
   const statements = withStatementCache(raw, turn);
   const db = new GuardedKysely({ dialect: new SqliteDialect({ database: statements }), log: counter.log });
-  let scripts = 0;
   return {
     name: 'sqlite',
     db,
@@ -147,7 +159,7 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
     queryCount: counter.count,
     freeGeneration: true,
     endReadTurn: () => turn.leave(),
-    writeGeneration: generationReader(raw, () => `${scripts}.${counter.rollbacks()}`, turn),
+    writeGeneration: generationReader(raw, local, turn),
     // Transactions begin IMMEDIATE (sqlite-statements.ts): one writer at a time, in every process.
     lockTable: async () => undefined,
     lockScope: async () => undefined,
