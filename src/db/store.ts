@@ -375,28 +375,37 @@ export class Store {
   async linksMany(exec: Exec, model: ResolvedModel, fields: readonly ResolvedField[], sourceIds: string[]): Promise<Map<string, string[]>[]> {
     const out = fields.map(() => new Map<string, string[]>());
     if (fields.length === 0) return out;
-    const tables = fields.map((field) => ({ table: joinTable(model, field), value: field.behaviour.relation === 'content_types' ? 'content_type' : 'target_id' }));
+    const tables = linkTables(model, fields);
     for (const part of chunk([...new Set(sourceIds)], Math.max(1, Math.floor(MAX_PARAMS / fields.length)))) {
-      const text = this.statementText(`links ${tables.map((t) => t.table).join(',')} ${part.length}`, () => {
-        // Values as text: target ids may be UUIDs or integers, content types are labels.
-        const selects = tables.map(({ table, value }, k) => sql`SELECT ${sql.lit(k)} AS k, ${sql.ref('source_id')} AS source_id, CAST(${sql.ref(value)} AS text) AS value FROM ${sql.table(table)} WHERE ${sql.ref('source_id')} IN (${sql.join(part)})`);
-        return sql`${sql.join(selects, sql` UNION ALL `)}`.compile(exec);
-      });
-      const rows = await this.dialect.readRows(exec, text, tables.flatMap(() => part));
-      for (const r of rows) {
-        // Integer ids come back as numbers; rows carry every id as text.
-        const map = out[Number(r.k)];
-        const list = map.get(String(r.source_id)) ?? [];
-        list.push(String(r.value));
-        map.set(String(r.source_id), list);
-      }
+      const text = this.statementText(`links ${tables.map((t) => t.table).join(',')} ${part.length}`, () => sql`${sql.join(linkSelects(tables, part), sql` UNION ALL `)}`.compile(exec));
+      fillLinks(out, await this.dialect.readRows(exec, text, tables.flatMap(() => part)));
     }
-    // Content types in the reference's id order (its lists follow its ids), other links by id.
-    out.forEach((map, i) => {
-      const order = tables[i].value === 'content_type' ? compareContentTypes : undefined;
-      for (const list of map.values()) list.sort(order);
+    return sortLinks(out, tables);
+  }
+
+  /**
+   * `linksMany` and `countByMany` over the same ids in one statement (UNION ALL of both, their
+   * values as text) where both have work and the ids fit one statement: on PostgreSQL a round
+   * trip (and a connection) fewer per page and per detail GET. Otherwise each its own.
+   */
+  async linksAndCounts(exec: Exec, model: ResolvedModel, fields: readonly ResolvedField[], sources: CountSource[], ids: string[]): Promise<{ links: Map<string, string[]>[]; counts: Map<string, number>[] }> {
+    const part = [...new Set(ids)];
+    if (fields.length === 0 || sources.length === 0 || part.length === 0 || part.length * (fields.length + sources.length) > MAX_PARAMS) {
+      const [links, counts] = await Promise.all([this.linksMany(exec, model, fields, ids), this.countByMany(exec, sources, ids)]);
+      return { links, counts };
+    }
+    const tables = linkTables(model, fields);
+    const shape = `${tables.map((t) => t.table).join(',')} ${sources.map((s) => `${s.table}.${s.column}`).join(',')} ${part.length}`;
+    const text = this.statementText(`links+counts ${shape}`, () => {
+      const selects = [...linkSelects(tables, part, true), ...countSelects(sources, part, fields.length)];
+      return sql`${sql.join(selects, sql` UNION ALL `)}`.compile(exec);
     });
-    return out;
+    const rows = await this.dialect.readRows(exec, text, [...tables.flatMap(() => part), ...sources.flatMap(() => part)]);
+    const links = fields.map(() => new Map<string, string[]>());
+    const counts = sources.map(() => new Map<string, number>());
+    fillLinks(links, rows.filter((r) => Number(r.k) < fields.length));
+    fillCounts(counts, rows.filter((r) => Number(r.k) >= fields.length), fields.length);
+    return { links: sortLinks(links, tables), counts };
   }
 
   /** Replaces the links of many sources at once (`fresh`: the sources were just created and have none). */
@@ -426,12 +435,60 @@ export class Store {
     if (sources.length === 0) return out;
     const shape = sources.map((s) => `${s.table}.${s.column}`).join(',');
     for (const part of chunk([...new Set(values)], Math.max(1, Math.floor(MAX_PARAMS / sources.length)))) {
-      const text = this.statementText(`counts ${shape} ${part.length}`, () => {
-        const selects = sources.map(({ table, column }, k) => sql`SELECT ${sql.lit(k)} AS k, ${sql.ref(column)} AS v, count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(column)} IN (${sql.join(part)}) GROUP BY ${sql.ref(column)}`);
-        return sql`${sql.join(selects, sql` UNION ALL `)}`.compile(exec);
-      });
-      for (const r of await this.dialect.readRows(exec, text, sources.flatMap(() => part))) out[Number(r.k)].set(String(r.v), Number(r.n));
+      const text = this.statementText(`counts ${shape} ${part.length}`, () => sql`${sql.join(countSelects(sources, part, 0), sql` UNION ALL `)}`.compile(exec));
+      fillCounts(out, await this.dialect.readRows(exec, text, sources.flatMap(() => part)), 0);
     }
     return out;
   }
+}
+
+/** The join table of each to-many field and the column of its values (target ids, or content-type labels). */
+function linkTables(model: ResolvedModel, fields: readonly ResolvedField[]): { table: string; value: string }[] {
+  return fields.map((field) => ({ table: joinTable(model, field), value: field.behaviour.relation === 'content_types' ? 'content_type' : 'target_id' }));
+}
+
+/**
+ * One SELECT per join table, `k` its index: (k, source_id, value as text). `withCounts`: shaped
+ * to share a UNION ALL with `countSelects` (source_id as text, n null).
+ */
+function linkSelects(tables: { table: string; value: string }[], part: string[], withCounts = false) {
+  // Values as text: target ids may be UUIDs or integers, content types are labels.
+  return tables.map(({ table, value }, k) => withCounts
+    ? sql`SELECT ${sql.lit(k)} AS k, CAST(${sql.ref('source_id')} AS text) AS source_id, CAST(${sql.ref(value)} AS text) AS value, CAST(NULL AS bigint) AS n FROM ${sql.table(table)} WHERE ${sql.ref('source_id')} IN (${sql.join(part)})`
+    : sql`SELECT ${sql.lit(k)} AS k, ${sql.ref('source_id')} AS source_id, CAST(${sql.ref(value)} AS text) AS value FROM ${sql.table(table)} WHERE ${sql.ref('source_id')} IN (${sql.join(part)})`);
+}
+
+/**
+ * One SELECT per count source, `k` its index plus `first`: (k, v, n). After link selects
+ * (`first` > 0) in the same UNION ALL, v as text in the value column.
+ */
+function countSelects(sources: CountSource[], part: string[], first: number) {
+  return sources.map(({ table, column }, i) => first > 0
+    ? sql`SELECT ${sql.lit(first + i)} AS k, NULL AS source_id, CAST(${sql.ref(column)} AS text) AS value, count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(column)} IN (${sql.join(part)}) GROUP BY ${sql.ref(column)}`
+    : sql`SELECT ${sql.lit(i)} AS k, ${sql.ref(column)} AS v, count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(column)} IN (${sql.join(part)}) GROUP BY ${sql.ref(column)}`);
+}
+
+/** Link rows into their field's map (source id -> values). */
+function fillLinks(out: Map<string, string[]>[], rows: Record<string, unknown>[]): void {
+  for (const r of rows) {
+    // Integer ids come back as numbers; rows carry every id as text.
+    const map = out[Number(r.k)];
+    const list = map.get(String(r.source_id)) ?? [];
+    list.push(String(r.value));
+    map.set(String(r.source_id), list);
+  }
+}
+
+/** Count rows into their source's map (value -> count); `first`: the k of the first source. A combined statement carries the value in `value`. */
+function fillCounts(out: Map<string, number>[], rows: Record<string, unknown>[], first: number): void {
+  for (const r of rows) out[Number(r.k) - first].set(String(first > 0 ? r.value : r.v), Number(r.n));
+}
+
+/** Content types in the reference's id order (its lists follow its ids), other links by id. */
+function sortLinks(out: Map<string, string[]>[], tables: { value: string }[]): Map<string, string[]>[] {
+  out.forEach((map, i) => {
+    const order = tables[i].value === 'content_type' ? compareContentTypes : undefined;
+    for (const list of map.values()) list.sort(order);
+  });
+  return out;
 }

@@ -59,9 +59,11 @@ export type Dialect = {
   /** Connections of the pool, where there is one (PostgreSQL): open, idle, requests waiting, maximum. */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
   /**
-   * A token that changes whenever data may have changed (any connection, any process; pending
-   * changes of an open transaction included, and again when it ends); null where the database
-   * cannot offer one (then nothing is cached across requests).
+   * A token that changes whenever data may have changed (any connection, any process; SQLite:
+   * pending changes of an open transaction included, and again when it ends; PostgreSQL: when a
+   * writing transaction commits, as readers outside it see it); null where the database cannot
+   * offer one (then nothing is cached across requests). Never a key for anything kept when read
+   * inside a write transaction.
    */
   writeGeneration(): Promise<string | null>;
   /** Whether reading the generation costs no statement (then small per-request reads are memoized by it). */
@@ -87,6 +89,12 @@ export type Dialect = {
    * json_each, a PostgreSQL array), so a batched read costs one statement whatever its size.
    */
   valueList(values: readonly unknown[], storage: Storage): RawBuilder<unknown>;
+  /**
+   * Makes every write to these tables (any connection, any process) move `writeGeneration`, where
+   * the database needs it set up (PostgreSQL: a trigger per table, postgres-generation.ts); run at
+   * every start, after the schema is synced. Absent where writes move it anyway (SQLite).
+   */
+  trackWrites?(tables: readonly string[]): Promise<void>;
   /** Locks rows/tables for an allocation in the current transaction, where the database needs it. */
   lockTable(trx: Kysely<any>, table: string): Promise<void>;
   /**

@@ -6,6 +6,7 @@ import { GuardedKysely, assertOutsideTransaction, insideTransaction } from './tr
 import { inJsonbOrder } from './jsonb-order.js';
 import { postgresJson } from './postgres-json.js';
 import { withNamedStatements } from './postgres-statements.js';
+import { GENERATION_SQL, trackWrites } from './postgres-generation.js';
 import type { Dialect, DriverErrorKind } from './dialect.js';
 import type { Storage } from '../../core/fields/kind.js';
 
@@ -18,9 +19,6 @@ const TYPES: Record<Storage, string> = {
  * Driver values that read back as another JS value: a json column gives keys in written order,
  * read as jsonb gave (and the reference gives) them. The others come back as stored.
  */
-/** The write generation: the current snapshot (any transaction that writes takes a txid; the snapshot moves when one starts and when it ends). */
-const GENERATION = sql<string>`pg_current_snapshot()::text`;
-
 const DECODERS: Partial<Record<Storage, (value: unknown) => unknown>> = { document: inJsonbOrder };
 
 // COUNT(*) and bigint come back as strings by default; they fit in a double here.
@@ -111,10 +109,14 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     json: postgresJson,
     queryCount: counter.count,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
-    // Any transaction that writes takes a txid: the snapshot moves when one starts and when it ends.
+    // Every write statement on a tracked table bumps a counter in its transaction (postgres-generation.ts).
     freeGeneration: false,
-    generationSql: GENERATION,
-    writeGeneration: async () => (await sql<{ g: string }>`SELECT ${GENERATION} AS g`.execute(db)).rows[0]?.g ?? null,
+    generationSql: GENERATION_SQL,
+    writeGeneration: async () => (await sql<{ g: string }>`SELECT ${GENERATION_SQL} AS g`.execute(db)).rows[0]?.g ?? null,
+    trackWrites: async (tables) => {
+      assertOutsideTransaction();
+      await trackWrites(pool, tables);
+    },
     lockTable: async (trx, table) => {
       await sql`LOCK TABLE ${sql.table(table)} IN SHARE ROW EXCLUSIVE MODE`.execute(trx);
     },

@@ -84,6 +84,7 @@ export async function migrate(dialect: Dialect, registry: Registry): Promise<num
     await dialect.db.insertInto('inventory_migrations').values({ id: migration.id, name: migration.name, applied: new Date().toISOString() }).execute();
     applied.push(migration.id);
   }
+  await dialect.trackWrites?.(buildTableSpecs(registry).map((spec) => spec.name));
   await syncContentTypes(dialect, registry);
   await ensureSessionTables(dialect);
   return applied;

@@ -36,22 +36,24 @@ export type Loaded = {
 };
 
 
-/** Links of `fields` from `rows`, merged into `loaded.links` (one statement). */
-async function loadLinksOf(services: Services, exec: Exec, model: ResolvedModel, fields: ResolvedField[], rows: Row[], loaded: Loaded) {
-  const found = await services.store.linksMany(exec, model, fields, rows.map((r) => r.id));
+/** Links `found` of `fields`, merged into `loaded.links`. */
+function mergeLinks(model: ResolvedModel, fields: ResolvedField[], found: Map<string, string[]>[], loaded: Loaded) {
   fields.forEach((field, i) => {
     const key = `${model.id}.${field.name}`;
     const had = loaded.links.get(key);
     loaded.links.set(key, had ? new Map([...had, ...found[i]]) : found[i]);
   });
+}
+
+/** Links of `fields` from `rows`, merged into `loaded.links` (one statement). */
+async function loadLinksOf(services: Services, exec: Exec, model: ResolvedModel, fields: ResolvedField[], rows: Row[], loaded: Loaded) {
+  const found = await services.store.linksMany(exec, model, fields, rows.map((r) => r.id));
+  mergeLinks(model, fields, found, loaded);
   return found;
 }
 
-/** To-many links of every field of the top-level rows; their targets are wanted (rendered in full when depth > 0). */
-async function loadLinks(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, loaded: Loaded, waves: Waves) {
-  if (opts.excludeM2m) return;
-  const fields = model.fields.filter(isToMany);
-  const found = await loadLinksOf(services, exec, model, fields, rows, loaded);
+/** The top-level rows' links `found`: their targets are wanted (rendered in full when depth > 0). */
+function wantLinkTargets(services: Services, fields: ResolvedField[], found: Map<string, string[]>[], opts: SerializeOptions, waves: Waves) {
   const r = opts.depth > 0 ? opts.depth - 1 : opts.linkTargets ? ROW_ONLY : null;
   if (r === null) return;
   fields.forEach((field, i) => {
@@ -78,16 +80,22 @@ function countSources(services: Services, model: ResolvedModel, spec: { model: s
   });
 }
 
-/** Derived counts of the rows: every source of every count field in one statement, summed per field. */
-async function loadCounts(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], loaded: Loaded) {
-  const fields = model.fields.filter((f) => f.count);
-  const perField = fields.map((f) => countSources(services, model, f.count as { model: string; field: string }));
-  const counts = await services.store.countByMany(exec, perField.flat(), rows.map((r) => r.id));
+/**
+ * To-many links of every field of the top-level rows and their derived counts (every source of
+ * every count field, summed per field), read together (store.linksAndCounts: one statement).
+ */
+async function loadLinksAndCounts(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, loaded: Loaded, waves: Waves) {
+  const fields = opts.excludeM2m ? [] : model.fields.filter(isToMany);
+  const counted = opts.omitCounts ? [] : model.fields.filter((f) => f.count);
+  const perField = counted.map((f) => countSources(services, model, f.count as { model: string; field: string }));
+  const { links, counts } = await services.store.linksAndCounts(exec, model, fields, perField.flat(), rows.map((r) => r.id));
+  mergeLinks(model, fields, links, loaded);
+  wantLinkTargets(services, fields, links, opts, waves);
   let next = 0;
-  fields.forEach((field, i) => {
+  counted.forEach((field, i) => {
     const total = new Map<string, number>();
-    for (const counted of counts.slice(next, next + perField[i].length)) {
-      for (const [id, n] of counted) total.set(id, (total.get(id) ?? 0) + n);
+    for (const one of counts.slice(next, next + perField[i].length)) {
+      for (const [id, n] of one) total.set(id, (total.get(id) ?? 0) + n);
     }
     next += perField[i].length;
     loaded.counts.set(`${model.id}.${field.name}`, total);
@@ -113,8 +121,8 @@ export async function loadComputed(services: Services, exec: Exec, full: [Resolv
 }
 
 /**
- * Loads everything needed to render `rows` at `opts.depth`: one query per to-many field set,
- * one for the counts, then the related rows in waves (load-waves.ts), one query per related
+ * Loads everything needed to render `rows` at `opts.depth`: one query for the to-many links
+ * and the counts, then the related rows in waves (load-waves.ts), one query per related
  * model wherever the FK graph allows it.
  */
 export async function loadForSerialization(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions): Promise<Loaded> {
@@ -122,10 +130,7 @@ export async function loadForSerialization(services: Services, exec: Exec, model
   loaded.loader.add(model, rows);
   const readLinks = opts.excludeM2m ? undefined : (m: ResolvedModel, fields: ResolvedField[], found: Row[]) => loadLinksOf(services, exec, m, fields, found, loaded);
   const waves = new Waves(services, loaded.loader, readLinks);
-  await Promise.all([
-    loadLinks(services, exec, model, rows, opts, loaded, waves),
-    opts.omitCounts ? undefined : loadCounts(services, exec, model, rows, loaded),
-  ]);
+  await loadLinksAndCounts(services, exec, model, rows, opts, loaded, waves);
   for (const row of rows) waves.expand(model, row, opts.depth, true);
   await waves.run();
   const full: [ResolvedModel, Row[]][] = [[model, rows], ...[...waves.full].map(([m, found]): [ResolvedModel, Row[]] => [m, [...found.values()]])];
