@@ -60,5 +60,7 @@ export async function trackWrites(pool: pg.Pool, tables: readonly string[]): Pro
   const missing = tables.filter((table) => !done.has(table));
   if (missing.length === 0) return;
   const quoted = (table: string) => `"${table.replace(/"/g, '""')}"`;
-  await pool.query(missing.map((table) => `CREATE OR REPLACE TRIGGER "${TRIGGER}" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${quoted(table)} FOR EACH STATEMENT EXECUTE FUNCTION "${FUNCTION}"()`).join(';\n'));
+  // A process starting beside this one may create the same trigger first: that is not an error (PostgreSQL 11+, no CREATE OR REPLACE TRIGGER needed).
+  const create = (table: string) => `DO $$ BEGIN CREATE TRIGGER "${TRIGGER}" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${quoted(table)} FOR EACH STATEMENT EXECUTE FUNCTION "${FUNCTION}"(); EXCEPTION WHEN duplicate_object THEN NULL; END $$`;
+  await pool.query(missing.map(create).join(';\n'));
 }
