@@ -5,18 +5,11 @@
  *
  *   DATABASE_URL=sqlite:<copy> node --import tsx bench/dump-bodies.ts > /tmp/bodies.txt
  */
-import { buildBenchApp } from './lib/local-app.js';
-import { BENCH_TOKEN, benchDatabaseUrl } from './lib/env.js';
+import { bodyDumper } from './lib/body-dump.js';
 
-const app = await buildBenchApp(benchDatabaseUrl(), { migrate: false });
-const headers = { authorization: `Token ${BENCH_TOKEN}`, accept: 'application/json', 'cache-control': 'no-cache' };
+const { app, get } = await bodyDumper();
 const limit = Number(process.env.LIMIT ?? 50);
 const extra = (process.env.EXTRA ?? '').split(' ').filter(Boolean);
-async function get(url: string): Promise<string> {
-  const res = await app.inject({ method: 'GET', url, headers });
-  process.stdout.write(`${url} ${res.statusCode} ${res.body}\n`);
-  return res.body;
-}
 for (const model of app.services.registry.models) {
   const base = `/api/${model.app}/${model.path}/`;
   let ids: string[] = [];

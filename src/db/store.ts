@@ -397,7 +397,7 @@ export class Store {
     const tables = linkTables(model, fields);
     const shape = `${tables.map((t) => t.table).join(',')} ${sources.map((s) => `${s.table}.${s.column}`).join(',')} ${part.length}`;
     const text = this.statementText(`links+counts ${shape}`, () => {
-      const selects = [...linkSelects(tables, part, true), ...countSelects(sources, part, fields.length)];
+      const selects = [...linkSelects(tables, part), ...countSelects(sources, part, fields.length)];
       return sql`${sql.join(selects, sql` UNION ALL `)}`.compile(exec);
     });
     const rows = await this.dialect.readRows(exec, text, [...tables.flatMap(() => part), ...sources.flatMap(() => part)]);
@@ -448,24 +448,17 @@ function linkTables(model: ResolvedModel, fields: readonly ResolvedField[]): { t
 }
 
 /**
- * One SELECT per join table, `k` its index: (k, source_id, value as text). `withCounts`: shaped
- * to share a UNION ALL with `countSelects` (source_id as text, n null).
+ * One SELECT per join table, `k` its index: (k, source_id, value, n null). Every id and value as
+ * text (target ids may be UUIDs or integers, content types are labels), in the shape
+ * `countSelects` shares, so both can stand in one UNION ALL.
  */
-function linkSelects(tables: { table: string; value: string }[], part: string[], withCounts = false) {
-  // Values as text: target ids may be UUIDs or integers, content types are labels.
-  return tables.map(({ table, value }, k) => withCounts
-    ? sql`SELECT ${sql.lit(k)} AS k, CAST(${sql.ref('source_id')} AS text) AS source_id, CAST(${sql.ref(value)} AS text) AS value, CAST(NULL AS bigint) AS n FROM ${sql.table(table)} WHERE ${sql.ref('source_id')} IN (${sql.join(part)})`
-    : sql`SELECT ${sql.lit(k)} AS k, ${sql.ref('source_id')} AS source_id, CAST(${sql.ref(value)} AS text) AS value FROM ${sql.table(table)} WHERE ${sql.ref('source_id')} IN (${sql.join(part)})`);
+function linkSelects(tables: { table: string; value: string }[], part: string[]) {
+  return tables.map(({ table, value }, k) => sql`SELECT ${sql.lit(k)} AS k, CAST(${sql.ref('source_id')} AS text) AS source_id, CAST(${sql.ref(value)} AS text) AS value, CAST(NULL AS bigint) AS n FROM ${sql.table(table)} WHERE ${sql.ref('source_id')} IN (${sql.join(part)})`);
 }
 
-/**
- * One SELECT per count source, `k` its index plus `first`: (k, v, n). After link selects
- * (`first` > 0) in the same UNION ALL, v as text in the value column.
- */
+/** One SELECT per count source, `k` its index plus `first`: (k, source_id null, the counted value as text, n). */
 function countSelects(sources: CountSource[], part: string[], first: number) {
-  return sources.map(({ table, column }, i) => first > 0
-    ? sql`SELECT ${sql.lit(first + i)} AS k, NULL AS source_id, CAST(${sql.ref(column)} AS text) AS value, count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(column)} IN (${sql.join(part)}) GROUP BY ${sql.ref(column)}`
-    : sql`SELECT ${sql.lit(i)} AS k, ${sql.ref(column)} AS v, count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(column)} IN (${sql.join(part)}) GROUP BY ${sql.ref(column)}`);
+  return sources.map(({ table, column }, i) => sql`SELECT ${sql.lit(first + i)} AS k, NULL AS source_id, CAST(${sql.ref(column)} AS text) AS value, count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(column)} IN (${sql.join(part)}) GROUP BY ${sql.ref(column)}`);
 }
 
 /** Link rows into their field's map (source id -> values). */
@@ -479,9 +472,9 @@ function fillLinks(out: Map<string, string[]>[], rows: Record<string, unknown>[]
   }
 }
 
-/** Count rows into their source's map (value -> count); `first`: the k of the first source. A combined statement carries the value in `value`. */
+/** Count rows into their source's map (value -> count); `first`: the k of the first source. */
 function fillCounts(out: Map<string, number>[], rows: Record<string, unknown>[], first: number): void {
-  for (const r of rows) out[Number(r.k) - first].set(String(first > 0 ? r.value : r.v), Number(r.n));
+  for (const r of rows) out[Number(r.k) - first].set(String(r.value), Number(r.n));
 }
 
 /** Content types in the reference's id order (its lists follow its ids), other links by id. */

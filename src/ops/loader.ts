@@ -105,12 +105,7 @@ export class Loader {
   }
 
   private naturalKeyParts(model: ResolvedModel, row: Row): unknown[] {
-    let parts = this.keyParts.get(row);
-    if (!parts) {
-      parts = this.computeKeyParts(model, row);
-      this.keyParts.set(row, parts);
-    }
-    return parts;
+    return keptFor(this.keyParts, row, () => this.computeKeyParts(model, row));
   }
 
   private computeKeyParts(model: ResolvedModel, row: Row): unknown[] {
@@ -151,25 +146,16 @@ export class Loader {
   }
 
   naturalSlug(model: ResolvedModel, row: Row): string {
-    let slug = this.slugs.get(row);
-    if (slug === undefined) {
-      slug = toNaturalSlug(this.naturalKey(model, row), row.id);
-      this.slugs.set(row, slug);
-    }
-    return slug;
+    return keptFor(this.slugs, row, () => toNaturalSlug(this.naturalKey(model, row), row.id));
   }
 
   display(model: ResolvedModel, row: Row): string {
-    if (typeof model.display === 'string') {
-      const field = model.fieldMap.get(model.display);
-      return String(row[field?.column ?? model.display] ?? '');
+    const display = model.display;
+    if (typeof display === 'string') {
+      const field = model.fieldMap.get(display);
+      return String(row[field?.column ?? display] ?? '');
     }
-    let text = this.displays.get(row);
-    if (text === undefined) {
-      text = this.computeDisplay(model, model.display, row);
-      this.displays.set(row, text);
-    }
-    return text;
+    return keptFor(this.displays, row, () => this.computeDisplay(model, display, row));
   }
 
   private computeDisplay(model: ResolvedModel, display: DisplayFn, row: Row): string {
@@ -197,4 +183,14 @@ export class Loader {
     this.displayContexts.set(model, ctx);
     return ctx;
   }
+}
+
+/** The text kept for `row` in `kept`, made by `make` on the first ask. */
+function keptFor<T>(kept: Map<Row, T>, row: Row, make: () => T): T {
+  let value = kept.get(row);
+  if (value === undefined) {
+    value = make();
+    kept.set(row, value);
+  }
+  return value;
 }

@@ -71,26 +71,25 @@ function checkpointOnTimer(db: Database.Database, file: string, opts: SqliteOpti
   return checkpointWhileWriting(path.resolve(file), fallBack, { walLimitBytes: walLimitBytes(opts), idleMs, changes });
 }
 
-/** The write generation read synchronously, for the checkpoint timer (`generationReader`'s statements). */
-function changesReader(db: Database.Database, local: () => string): () => string {
-  const changes = db.prepare('SELECT total_changes()').pluck();
-  const version = db.prepare('PRAGMA data_version').pluck();
-  return () => `${version.get()}:${changes.get()}:${local()}`;
-}
-
 /**
  * `data_version` moves when another connection commits; `total_changes()` counts this
  * connection's row changes (committed or not: a read waits for an open transaction anyway);
  * `local` counts schema scripts and rollbacks (whose undone changes left `total_changes()` moved).
  * Two statements: one (`SELECT data_version || ':' || total_changes() FROM pragma_data_version`)
  * gives the same value but costs more, 2.8-2.9 µs a read against 1.9-2.0 (the pragma as a table).
+ * Read synchronously by the checkpoint timer, and by `generationReader` for requests.
  */
-function generationReader(db: Database.Database, local: () => string, turn: ReadTurn): () => Promise<string> {
+function changesReader(db: Database.Database, local: () => string): () => string {
   const changes = db.prepare('SELECT total_changes()').pluck();
   const version = db.prepare('PRAGMA data_version').pluck();
+  return () => `${version.get()}:${changes.get()}:${local()}`;
+}
+
+/** The write generation as a request reads it: within the turn's read transaction (sqlite-read-turn.ts). */
+function generationReader(changes: () => string, turn: ReadTurn): () => Promise<string> {
   return async () => {
     turn.enter();
-    return `${version.get()}:${changes.get()}:${local()}`;
+    return changes();
   };
 }
 
@@ -103,7 +102,8 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
   const counter = makeCounter();
   let scripts = 0;
   const local = () => `${scripts}.${counter.rollbacks()}`;
-  const stopCheckpoints = opts.checkpoints === false ? async () => undefined : checkpointOnTimer(raw, file, opts, changesReader(raw, local));
+  const changes = changesReader(raw, local);
+  const stopCheckpoints = opts.checkpoints === false ? async () => undefined : checkpointOnTimer(raw, file, opts, changes);
   const turn = new ReadTurn(raw);
   const statements = withStatementCache(raw, turn);
   const db = new GuardedKysely({ dialect: new SqliteDialect({ database: statements }), log: counter.log });
@@ -159,7 +159,7 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
     queryCount: counter.count,
     freeGeneration: true,
     endReadTurn: () => turn.leave(),
-    writeGeneration: generationReader(raw, local, turn),
+    writeGeneration: generationReader(changes, turn),
     // Transactions begin IMMEDIATE (sqlite-statements.ts): one writer at a time, in every process.
     lockTable: async () => undefined,
     lockScope: async () => undefined,
