@@ -14,6 +14,7 @@
  * requests it measures the table's exact count statement alone, the CSV export (the keyset
  * path, streamed over loopback) and a bulk create of 1 000 interfaces (deleted afterwards).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,11 @@ const HEADERS = { authorization: `Token ${BENCH_TOKEN}`, accept: 'application/js
 function cpuMs(since: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
+}
+
+/** The checked-out commit, for the report's header. */
+function currentCommit(): string {
+  try { return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(); } catch { return 'unknown'; }
 }
 
 function loadAverage(): string {
@@ -86,7 +92,7 @@ async function measureCsv(app: FastifyInstance, list: string, limitRows: number)
   const spent = cpuMs(cpu);
   const rows = Math.max(0, lines - 1);
   if (res.status !== 200 || rows === 0) return { label: `CSV export ${list}: ${res.status}, ${rows} rows`, cpuMs: NaN, wallMs: NaN, status: res.status, note: 'export failed' };
-  return { label: `CSV export ${list} (${rows.toLocaleString('en')} rows)`, cpuMs: (spent / rows) * 1000, wallMs: (ms / rows) * 1000, status: res.status, note: `${Math.round(rows / (ms / 1000)).toLocaleString('en')} rows/s wall, ${Math.round(rows / (spent / 1000)).toLocaleString('en')} rows/s of CPU (client's counting included)` };
+  return { label: `CSV export ${list} (${rows.toLocaleString('en')} rows; ms per 1 000 rows)`, cpuMs: (spent / rows) * 1000, wallMs: (ms / rows) * 1000, status: res.status, note: `${Math.round(rows / (ms / 1000)).toLocaleString('en')} rows/s wall, ${Math.round(rows / (spent / 1000)).toLocaleString('en')} rows/s of CPU (client's counting included)` };
 }
 
 /** Bulk create of 1 000 interfaces on one device (with the change log), deleted afterwards; `rounds` times. */
@@ -214,7 +220,7 @@ async function main(): Promise<void> {
   const startLoad = loadAverage();
   const reports = await measureAll(sets, n, rounds, csvRows).finally(() => Promise.all(sets.map((d) => d.app.close())));
   const md = [
-    `Scale phase, ${dbKind(urls[0])}, ${new Date().toISOString().slice(0, 16)}Z, N=${n} requests per scenario in ${rounds} interleaved rounds (median round), commit ${process.env.COMMIT ?? ''}; load average (1/5/15 min) ${startLoad} at the start`,
+    `Scale phase, ${dbKind(urls[0])}, ${new Date().toISOString().slice(0, 16)}Z, N=${n} requests per scenario in ${rounds} interleaved rounds (median round), commit ${process.env.COMMIT ?? currentCommit()}; load average (1/5/15 min) ${startLoad} at the start`,
     '',
     ...reports.map((r) => `- ${label(r)} (${redact(r.url)}): ${Object.entries(r.counts).map(([k, v]) => `${k} ${v.toLocaleString('en')}`).join(', ')}; load average at the end ${r.load}`),
     '',
