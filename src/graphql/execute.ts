@@ -1,5 +1,6 @@
 import { GraphQLError, Kind, execute, parse, specifiedRules, validate } from 'graphql';
 import { maxDepthRule } from './depth-limit.js';
+import { executeByLevel } from './execute-by-level.js';
 import { GqlContext } from './resolve/context.js';
 import { currentSchema } from './schema/schema-cache.js';
 import type { DocumentNode, OperationDefinitionNode } from 'graphql';
@@ -51,7 +52,8 @@ export type RunOptions = { generation?: Promise<string | null> };
 /**
  * Runs one read query for the caller: parses it, refuses other operations, validates it against
  * the current schema (with the depth limit), and executes it with batched, permission-narrowed
- * reads. A query that would return more objects than GRAPHQL_MAX_NODES ends with that one error.
+ * reads, a level at a time (graphql-js's executor when a query needs it: execute-by-level.ts). A
+ * query that would return more objects than GRAPHQL_MAX_NODES ends with that one error.
  */
 export async function runGraphql(services: Services, rc: RequestContext, request: GraphqlRequest, opts: RunOptions = {}): Promise<GraphqlResponse> {
   if (!request.query) return refused('Must provide query string.');
@@ -70,9 +72,16 @@ export async function runGraphql(services: Services, rc: RequestContext, request
   const invalid = validate(schema, document, [...specifiedRules, maxDepthRule(services.config.graphqlMaxDepth)]);
   if (invalid.length > 0) return { status: 400, body: { errors: invalid.map(formatError) }, phase: 'validation' };
   const max = services.config.graphqlMaxNodes;
-  const contextValue = new GqlContext(services, rc, { max: max > 0 ? max : Number.MAX_SAFE_INTEGER, used: 0 });
-  const result = await execute({ schema, document, variableValues: variables.value, operationName, contextValue });
+  const newContext = () => new GqlContext(services, rc, { max: max > 0 ? max : Number.MAX_SAFE_INTEGER, used: 0 });
+  let contextValue = newContext();
+  const args = { schema, document, variableValues: variables.value, operationName };
+  let result = await executeByLevel({ ...args, contextValue });
+  // A query past the node budget ends with that error whichever executor ran it.
+  if (!result && !contextValue.aborted) {
+    contextValue = newContext();
+    result = await execute({ ...args, contextValue });
+  }
   if (contextValue.aborted) return { status: 200, body: { errors: [formatError(contextValue.aborted)], data: null }, phase: 'execution' };
-  if (!('data' in result)) return { status: 400, body: { errors: (result.errors ?? []).map(formatError) }, phase: 'validation' };
+  if (!result || !('data' in result)) return { status: 400, body: { errors: (result?.errors ?? []).map(formatError) }, phase: 'validation' };
   return { status: 200, body: { ...(result.errors ? { errors: result.errors.map(formatError) } : {}), data: result.data }, phase: 'execution' };
 }

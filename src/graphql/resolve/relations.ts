@@ -24,14 +24,31 @@ export function toSlice(args: ListArgs): { limit: number | null; offset: number 
   return { limit: limit ? limit : null, offset };
 }
 
+/** The batch of the related objects of `model` behind FK values (only `columns` when given). */
+function objectBatch(ctx: GqlContext, model: ResolvedModel, columns: string[] | null) {
+  return { name: `object ${model.id} ${columns?.join(',') ?? '*'}`, run: (ids: string[]) => readByIds(ctx, model, ids, TRUE, columns) };
+}
+
 /** The related object behind an FK value, whoever may list it (as a REST response nests it); only `columns` when given. */
 export function loadObject(ctx: GqlContext, model: ResolvedModel, id: unknown, columns: string[] | null = null): Promise<Row | null> | null {
   if (id === null || id === undefined) return null;
-  const key = String(id);
-  return ctx.batcher.load(`object ${model.id} ${columns?.join(',') ?? '*'}`, key, (ids) => readByIds(ctx, model, ids, TRUE, columns), null as Row | null).then((row) => {
+  const { name, run } = objectBatch(ctx, model, columns);
+  return ctx.batcher.load(name, String(id), run, null as Row | null).then((row) => {
     if (row) ctx.spend(1);
     return row;
   });
+}
+
+/** loadObject for the FK values of a whole level at once (null where there is none). */
+export async function loadObjects(ctx: GqlContext, model: ResolvedModel, ids: unknown[], columns: string[] | null = null): Promise<(Row | null)[]> {
+  const keys = ids.flatMap((id) => (id === null || id === undefined ? [] : [String(id)]));
+  if (keys.length === 0) return ids.map(() => null);
+  const { name, run } = objectBatch(ctx, model, columns);
+  const found = await ctx.batcher.loadMany(name, keys, run, null as Row | null);
+  let next = 0;
+  const rows = ids.map((id) => (id === null || id === undefined ? null : found[next++]));
+  ctx.spend(found.reduce((n, row) => (row ? n + 1 : n), 0));
+  return rows;
 }
 
 /** The row of `owner` whose one-to-one `field` points at `parent` (a reverse one-to-one: `parent_bay`). */
@@ -74,14 +91,9 @@ export function manyToMany(owner: ResolvedModel, field: ResolvedField, target: R
   return { child, parent: forward ? owner : target, link: { parent: sql.ref(`${table}.${parentSide}`), join: { table, on } }, name: `${forward ? 'm2m' : 'm2m-reverse'} ${owner.id}.${field.name}` };
 }
 
-/**
- * The children of `parent` in a to-many relation, filtered by `args` and narrowed to what the
- * caller may list (as the REST list of the child model would), batched with its siblings: one
- * statement for the whole level.
- */
-export function loadToMany(ctx: GqlContext, relation: ToMany, parent: Row, args: ListArgs, columns: string[] | null = null): Promise<Row[]> {
+/** The batch of a to-many relation's children for these arguments (only `columns` when given). */
+function toManyBatch(ctx: GqlContext, relation: ToMany, args: ListArgs, columns: string[] | null) {
   const slice: Slice = args.limit || args.offset ? toSlice(args) : null;
-  const key = `${JSON.stringify(args)} ${columns?.join(',') ?? '*'}`;
   const run = async (parents: string[]) => {
     const clause = await ctx.scope(relation.child, toParams(args));
     // Terms through the parent FK order nothing within one parent's children (and cost a look-up per row).
@@ -89,8 +101,26 @@ export function loadToMany(ctx: GqlContext, relation: ToMany, parent: Row, args:
     const storage = relation.parent.id_type === 'integer' ? 'integer' : 'uuid';
     return readChildren(ctx, { model: relation.child, link: relation.link, parents, parentStorage: storage, clause, terms, slice, room: ctx.room(), columns });
   };
-  return ctx.batcher.load(`${relation.name} ${key}`, parent.id, run, [] as Row[]).then((rows) => {
+  return { name: `${relation.name} ${JSON.stringify(args)} ${columns?.join(',') ?? '*'}`, run };
+}
+
+/**
+ * The children of `parent` in a to-many relation, filtered by `args` and narrowed to what the
+ * caller may list (as the REST list of the child model would), batched with its siblings: one
+ * statement for the whole level.
+ */
+export function loadToMany(ctx: GqlContext, relation: ToMany, parent: Row, args: ListArgs, columns: string[] | null = null): Promise<Row[]> {
+  const { name, run } = toManyBatch(ctx, relation, args, columns);
+  return ctx.batcher.load(name, parent.id, run, [] as Row[]).then((rows) => {
     ctx.spend(rows.length);
     return rows;
   });
+}
+
+/** loadToMany for the parents of a whole level at once. */
+export async function loadToManyOf(ctx: GqlContext, relation: ToMany, parents: Row[], args: ListArgs, columns: string[] | null = null): Promise<Row[][]> {
+  const { name, run } = toManyBatch(ctx, relation, args, columns);
+  const lists = await ctx.batcher.loadMany(name, parents.map((p) => p.id), run, [] as Row[]);
+  ctx.spend(lists.reduce((n, rows) => n + rows.length, 0));
+  return lists;
 }

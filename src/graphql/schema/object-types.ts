@@ -1,6 +1,6 @@
 import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString } from 'graphql';
 import { loadComputed, loadContentType, loadGeneric, loadGenericAs } from '../resolve/dynamic.js';
-import { loadObject, loadOneToOne, loadToMany, manyToMany, reverseFk } from '../resolve/relations.js';
+import { loadObject, loadObjects, loadOneToOne, loadToMany, loadToManyOf, manyToMany, reverseFk } from '../resolve/relations.js';
 import { loadContentTypes } from '../resolve/content-types.js';
 import { dynamicFields } from './dynamic-fields.js';
 import { GenericScalar } from './scalars.js';
@@ -13,9 +13,33 @@ import type { ResolvedField, ResolvedModel, Row } from '../../core/registry/type
 import type { GqlContext } from '../resolve/context.js';
 import type { ListArgs } from '../resolve/relations.js';
 import type { SchemaParts } from './schema-parts.js';
+import type { LevelResolver } from '../execute-by-level.js';
+import type { ToMany } from '../resolve/relations.js';
 
 type Fields = GraphQLFieldConfigMap<Row, GqlContext>;
 type Field = GraphQLFieldConfig<Row, GqlContext>;
+
+/** `reads(columns)` with the field's resolver for a whole level (execute-by-level.ts). */
+function readsByLevel(columns: readonly string[], resolveLevel: LevelResolver<Row, GqlContext>): Pick<Field, 'extensions'> {
+  return { extensions: { ...reads(columns).extensions, resolveLevel } };
+}
+
+/** An object behind FK values (the first set of `columns`), one by one or a level at once. */
+function objectField(target: ResolvedModel, columns: string[]): Pick<Field, 'resolve' | 'extensions'> {
+  const idOf = (row: Row) => (columns.length === 1 ? row[columns[0]] : columns.map((c) => row[c]).find((v) => v !== null && v !== undefined));
+  return {
+    ...readsByLevel(columns, (rows, _args, ctx, info) => loadObjects(ctx, target, rows.map(idOf), selectedColumns(info, target))),
+    resolve: (row, _args, ctx, info) => loadObject(ctx, target, idOf(row), selectedColumns(info, target)),
+  };
+}
+
+/** The children of a to-many relation, one parent at a time or a level at once. */
+function toManyField(relation: ToMany): Pick<Field, 'resolve' | 'extensions'> {
+  return {
+    ...readsByLevel([], (rows, args, ctx, info) => loadToManyOf(ctx, relation, rows, args as ListArgs, selectedColumns(info, relation.child))),
+    resolve: (row, args, ctx, info) => loadToMany(ctx, relation, row, args as ListArgs, selectedColumns(info, relation.child)),
+  };
+}
 
 /** Fields of the REST representation that are no model fields in the reference (its types lack them). */
 const REST_ONLY = new Set(['object_type', 'display', 'url', 'natural_slug', 'notes_url', 'computed_fields', 'relationships', 'custom_fields']);
@@ -41,13 +65,12 @@ function modelField(parts: SchemaParts, model: ResolvedModel, field: ResolvedFie
     if (!target) return undefined;
     const column = field.column as string;
     const type: GraphQLOutputType = field.nullable ? parts.typeOf(target) : new GraphQLNonNull(parts.typeOf(target));
-    return { type, ...reads([column]), resolve: (row, _args, ctx, info) => loadObject(ctx, target, row[column], selectedColumns(info, target)) };
+    return { type, ...objectField(target, [column]) };
   }
   if (relation === 'm2m') {
     const target = parts.inSchema(field.to as string);
     if (!target) return undefined;
-    const link = manyToMany(model, field, target, true);
-    return { ...listOf(parts, target, field.name !== 'tags'), ...reads([]), resolve: (row, args, ctx, info) => loadToMany(ctx, link, row, args as ListArgs, selectedColumns(info, target)) };
+    return { ...listOf(parts, target, field.name !== 'tags'), ...toManyField(manyToMany(model, field, target, true)) };
   }
   const contentTypes = parts.inSchema('contenttypes.contenttype');
   if (relation === 'content_type') {
@@ -80,7 +103,7 @@ function reverseFields(parts: SchemaParts, model: ResolvedModel, taken: Set<stri
       continue;
     }
     const relation = field.kind === 'm2m' ? manyToMany(owner, field, model, false) : reverseFk(owner, field, model);
-    out[name] = { ...listOf(parts, owner), ...reads([]), resolve: (row, args, ctx, info) => loadToMany(ctx, relation, row, args as ListArgs, selectedColumns(info, relation.child)) };
+    out[name] = { ...listOf(parts, owner), ...toManyField(relation) };
   }
   return out;
 }
@@ -110,7 +133,7 @@ function declaredFields(parts: SchemaParts, model: ResolvedModel): Fields {
     const target = parts.inSchema(model.fieldMap.get(columns[0])?.to ?? '');
     if (!target) continue;
     const cols = columns.map((c) => model.fieldMap.get(c)?.column as string);
-    out[name] = { type: parts.typeOf(target), ...reads(cols), resolve: (row, _args, ctx, info) => loadObject(ctx, target, cols.map((c) => row[c]).find((v) => v !== null && v !== undefined), selectedColumns(info, target)) };
+    out[name] = { type: parts.typeOf(target), ...objectField(target, cols) };
   }
   return out;
 }
