@@ -28,7 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ApiClient } from './lib/client.js';
 import { discover } from './lib/catalog.js';
-import { BENCH_DIR, BENCH_TOKEN, BENCH_USER, benchDatabaseUrl } from './lib/env.js';
+import { BENCH_DIR, BENCH_TOKEN, BENCH_USER, DATA_DIR, benchDatabaseUrl } from './lib/env.js';
 import { loadFixtures } from './lib/fixtures.js';
 import { drive } from './lib/load.js';
 import { mainThreadMs, readMappings, readMemory, threadCount, watchMemory } from './lib/memory.js';
@@ -47,8 +47,8 @@ const duration = Number(process.env.DURATION ?? 1);
 const rounds = Number(process.env.ROUNDS ?? 1);
 const only = process.env.ONLY ? new Set(process.env.ONLY.split(',')) : null;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const probeCmd = process.env.PROBE_CMD ?? path.join(BENCH_DIR, 'memory-probe-cmd.json');
-const probeOut = process.env.PROBE_OUT ?? path.join(BENCH_DIR, 'memory-probe.jsonl');
+const probeCmd = process.env.PROBE_CMD ?? path.join(DATA_DIR, 'memory-probe-cmd.json');
+const probeOut = process.env.PROBE_OUT ?? path.join(DATA_DIR, 'memory-probe.jsonl');
 
 async function main(): Promise<void> {
   const nodeOptions = [process.env.NODE_OPTIONS, process.env.PROBE ? `--import=${path.resolve(process.env.PROBE)}` : ''].filter(Boolean).join(' ');
