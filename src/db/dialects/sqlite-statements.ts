@@ -59,9 +59,25 @@ export class FastStatement {
   }
 }
 
-/** better-sqlite3 re-prepares each statement: Kysely gets them from a bounded cache by SQL text (transactions begin IMMEDIATE). */
+/** SQL texts at least this long (multi-row writes, long IN lists) are kept apart, bounded by their total length. */
+const LONG_TEXT = 4000;
+/**
+ * Characters of long SQL texts kept prepared: a compiled statement holds 40-100 bytes of C memory
+ * per character of its text (a 1000-row insert of 15 columns, 32 000 characters, 1.3 MB), and
+ * bulk writes of every size and model each make their own texts; unbounded, a seeded medium data
+ * set left hundreds of MB of them in the process. 200 000 characters keep the few long statements
+ * of repeated bulk writes (about 10-20 MB).
+ */
+const LONG_TEXT_BUDGET = 200_000;
+
+/**
+ * better-sqlite3 re-prepares each statement: Kysely gets them from a bounded cache by SQL text
+ * (transactions begin IMMEDIATE). Short texts: up to 2000 statements; long ones: least recently
+ * used first out beyond LONG_TEXT_BUDGET characters.
+ */
 export function withStatementCache(db: Database.Database, turn?: ReadTurn): Database.Database {
   const cache = new Map<string, FastStatement>();
+  const long = new LongStatements();
   const prepare = db.prepare.bind(db);
   return new Proxy(db, {
     get(target, prop, receiver) {
@@ -74,6 +90,7 @@ export function withStatementCache(db: Database.Database, turn?: ReadTurn): Data
         // one file (WORKERS), a deferred transaction that read first could not upgrade and
         // would fail at once instead of waiting its turn (busy_timeout).
         const text = sql === 'begin' ? 'begin immediate' : sql;
+        if (text.length >= LONG_TEXT) return long.get(text) ?? long.keep(text, new FastStatement(prepare(text), turn));
         let stmt = cache.get(text);
         if (!stmt) {
           if (cache.size > 2000) cache.clear();
@@ -84,4 +101,30 @@ export function withStatementCache(db: Database.Database, turn?: ReadTurn): Data
       };
     },
   });
+}
+
+/** Long statements by text, least recently used first out once their texts pass LONG_TEXT_BUDGET characters. */
+class LongStatements {
+  private readonly kept = new Map<string, FastStatement>();
+  private chars = 0;
+
+  get(text: string): FastStatement | undefined {
+    const stmt = this.kept.get(text);
+    if (stmt) {
+      this.kept.delete(text);
+      this.kept.set(text, stmt);
+    }
+    return stmt;
+  }
+
+  keep(text: string, stmt: FastStatement): FastStatement {
+    this.kept.set(text, stmt);
+    this.chars += text.length;
+    for (const oldest of this.kept.keys()) {
+      if (this.chars <= LONG_TEXT_BUDGET || oldest === text) break;
+      this.kept.delete(oldest);
+      this.chars -= oldest.length;
+    }
+    return stmt;
+  }
 }

@@ -1,0 +1,44 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { withStatementCache } from '../../src/db/dialects/sqlite-statements.js';
+
+/** A connection whose prepares are counted, behind the service's statement cache. */
+function countedCache() {
+  const raw = new Database(':memory:');
+  raw.exec('CREATE TABLE t (a, b)');
+  const prepared: string[] = [];
+  const prepare = raw.prepare.bind(raw);
+  raw.prepare = ((text: string) => {
+    prepared.push(text);
+    return prepare(text);
+  }) as typeof raw.prepare;
+  return { db: withStatementCache(raw), prepared, close: () => raw.close() };
+}
+
+/** A multi-row insert of `rows` rows: 8 characters a row. */
+const insertOf = (rows: number) => `INSERT INTO t (a, b) VALUES ${Array(rows).fill('(?, ?)').join(', ')}`;
+
+describe('SQLite statement cache', () => {
+  it('should prepare a short and a long statement once each when they come again', () => {
+    const { db, prepared, close } = countedCache();
+    for (let i = 0; i < 3; i++) {
+      db.prepare('SELECT a FROM t');
+      db.prepare(insertOf(1000));
+    }
+    assert.equal(prepared.length, 2);
+    close();
+  });
+
+  it('should let go of the least recently used long statements beyond their texts budget', () => {
+    const { db, prepared, close } = countedCache();
+    // 40 distinct inserts of 800-839 rows (6 400-6 700 characters each): 262 000 characters.
+    for (let rows = 800; rows < 840; rows++) db.prepare(insertOf(rows)).run(Array(rows * 2).fill(1));
+    assert.equal(prepared.length, 40);
+    db.prepare(insertOf(839));
+    assert.equal(prepared.length, 40, 'the most recent long statement is still kept');
+    db.prepare(insertOf(800));
+    assert.equal(prepared.length, 41, 'the oldest one was let go and is prepared again');
+    close();
+  });
+});
