@@ -199,21 +199,26 @@ export class Store {
     return this.treeChain(exec, model, ids, false);
   }
 
-  /** The given rows of a tree and every ancestor of theirs, in one recursive query per chunk (a loader's read of tree rows, whose display and natural key need the chain). */
-  async withAncestors(exec: Exec, model: ResolvedModel, ids: string[]): Promise<Row[]> {
-    return this.treeChain(exec, model, ids, true);
+  /**
+   * The given rows of a tree and every ancestor of theirs, in one recursive query per chunk (a
+   * loader's read of tree rows, whose display and natural key need the chain). `generation`: the
+   * request's, already read (PostgreSQL: the chain is then kept for it, as on SQLite).
+   */
+  async withAncestors(exec: Exec, model: ResolvedModel, ids: string[], generation?: Promise<string | null>): Promise<Row[]> {
+    return this.treeChain(exec, model, ids, true, generation);
   }
 
   /**
-   * `readChain`, kept per write generation of the database (memoByGeneration: where reading the
-   * generation is free, SQLite) for reads outside a transaction; each call gets its own copies of
-   * the rows. Exact: any write moves the generation, and a new one starts an empty table.
+   * `readChain`, kept per write generation of the database (memoByGeneration: the one given, or
+   * where reading it is free, SQLite) for reads outside a transaction; each call gets its own
+   * copies of the rows. Exact: any write moves the generation, and a new one starts an empty
+   * table; rows read after a given generation was read are at least as new as it.
    */
-  private async treeChain(exec: Exec, model: ResolvedModel, ids: string[], self: boolean): Promise<Row[]> {
+  private async treeChain(exec: Exec, model: ResolvedModel, ids: string[], self: boolean, generation?: Promise<string | null>): Promise<Row[]> {
     if (!model.fieldMap.get('parent')?.column || ids.length === 0) return [];
     if (exec !== this.dialect.db || insideTransaction()) return this.readChain(exec, model, ids, self);
     const unique = [...new Set(ids)];
-    const rows = await memoByGeneration(this.dialect, `tree ${self} ${model.table} ${unique.join(' ')}`, () => this.readChain(exec, model, unique, self), undefined, TREE_CHAINS);
+    const rows = await memoByGeneration(this.dialect, `tree ${self} ${model.table} ${unique.join(' ')}`, () => this.readChain(exec, model, unique, self), generation, TREE_CHAINS);
     return rows.map((row) => ({ ...row }));
   }
 

@@ -23,7 +23,8 @@ export class Loader {
   private displays = new Map<Row, string>();
   private readonly displayContexts = new Map<ResolvedModel, DisplayContext>();
 
-  constructor(private readonly services: Services, private readonly exec: Exec) {}
+  /** `generation`: the request's write generation, already read (tree chains are then kept for it: Store.withAncestors). */
+  constructor(private readonly services: Services, private readonly exec: Exec, private readonly generation?: Promise<string | null>) {}
 
   get(modelId: string, id: unknown): Row | undefined {
     return typeof id === 'string' ? this.cache.get(modelId)?.get(id) : undefined;
@@ -57,7 +58,7 @@ export class Loader {
     const missing = [...new Set(ids.filter((id): id is string => typeof id === 'string' && !map.has(id)))];
     if (missing.length > 0 && model.tree && withAncestry) {
       // Ancestors already cached keep their copy.
-      const found = await this.services.store.withAncestors(this.exec, model, missing);
+      const found = await this.services.store.withAncestors(this.exec, model, missing, this.generation);
       this.add(model, found.filter((row) => !map.has(row.id)));
     } else if (missing.length > 0) this.add(model, await this.services.store.byIds(this.exec, model, missing));
     return ids.map((id) => map.get(id as string)).filter((r): r is Row => !!r);

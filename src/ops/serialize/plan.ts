@@ -126,7 +126,7 @@ export async function loadComputed(services: Services, exec: Exec, full: [Resolv
  * model wherever the FK graph allows it.
  */
 export async function loadForSerialization(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions): Promise<Loaded> {
-  const loaded: Loaded = { loader: new Loader(services, exec), links: new Map(), counts: new Map(), computed: new Map() };
+  const loaded: Loaded = { loader: new Loader(services, exec, opts.generation), links: new Map(), counts: new Map(), computed: new Map() };
   loaded.loader.add(model, rows);
   const readLinks = opts.excludeM2m ? undefined : (m: ResolvedModel, fields: ResolvedField[], found: Row[]) => loadLinksOf(services, exec, m, fields, found, loaded);
   const waves = new Waves(services, loaded.loader, readLinks);
