@@ -50,10 +50,31 @@ function throwErrors(plans: ItemPlan[], asList: boolean): void {
   throw new ValidationError(plans.find((p) => Object.keys(p.errors).length > 0)!.errors);
 }
 
+/** Each to-many field's new links by row id, for created rows (`fresh`) and for updated ones, in one walk of the plans. */
+function linksByField(plans: ItemPlan[]): Map<string, { fresh: Map<string, string[]>; kept: Map<string, string[]> }> {
+  const out = new Map<string, { fresh: Map<string, string[]>; kept: Map<string, string[]> }>();
+  for (const plan of plans) {
+    for (const [name, ids] of plan.links) {
+      let entry = out.get(name);
+      if (!entry) out.set(name, (entry = { fresh: new Map(), kept: new Map() }));
+      (plan.before ? entry.kept : entry.fresh).set(plan.row.id as string, ids);
+    }
+  }
+  return out;
+}
+
 async function writeRows(services: Services, exec: Exec, model: ResolvedModel, plans: ItemPlan[]): Promise<void> {
   const now = toIsoMicro(new Date());
   const timestamps = model.fieldMap.has('last_updated');
-  const created = plans.filter((p) => !p.before).map((p) => ({ ...p.row, ...(timestamps || model.fieldMap.get('created')?.column ? { created: now } : {}), ...(timestamps ? { last_updated: now } : {}) }) as Row);
+  const stampCreated = timestamps || !!model.fieldMap.get('created')?.column;
+  const created: Row[] = [];
+  for (const plan of plans) {
+    if (plan.before) continue;
+    const row = { ...plan.row };
+    if (stampCreated) row.created = now;
+    if (timestamps) row.last_updated = now;
+    created.push(row);
+  }
   await services.store.insert(exec, model, created);
   const updates = plans.filter((p) => p.before).map((plan) => {
     const values: Record<string, unknown> = timestamps ? { last_updated: now } : {};
@@ -64,11 +85,11 @@ async function writeRows(services: Services, exec: Exec, model: ResolvedModel, p
     return { id: plan.row.id, values };
   });
   await services.store.updateMany(exec, model, updates);
+  const links = linksByField(plans);
   for (const field of model.fields) {
-    for (const fresh of [true, false]) {
-      const links = new Map(plans.filter((p) => !p.before === fresh && p.links.has(field.name)).map((p) => [p.row.id, p.links.get(field.name) as string[]]));
-      if (links.size > 0) await services.store.setLinks(exec, model, field, links, fresh);
-    }
+    const entry = links.get(field.name);
+    if (entry?.fresh.size) await services.store.setLinks(exec, model, field, entry.fresh, true);
+    if (entry?.kept.size) await services.store.setLinks(exec, model, field, entry.kept, false);
   }
 }
 
