@@ -97,8 +97,9 @@ export class Waves {
     for (const [column, target] of edges.needs) this.want(target, row[column], NEEDS_ONLY);
     for (const name of edges.needsGeneric) this.wantGeneric(row, name, NEEDS_ONLY);
     if (r > 0) for (const [column, target] of edges.fks) this.want(target, row[column], r - 1);
-    // Generic targets at the top always (a missing one renders null), below it while depth remains.
-    if (r > 0 || top) for (const name of edges.generic) this.wantGeneric(row, name, Math.max(r - 1, NEEDS_ONLY));
+    // Generic targets below the top while depth remains; at the top always, but at depth 0 only
+    // the row itself: whether it exists decides between the brief object and null.
+    if (r > 0 || top) for (const name of edges.generic) this.wantGeneric(row, name, r > 0 ? r - 1 : ROW_ONLY);
     if (!top && r >= 0 && this.readLinks && edges.links.length > 0) this.wantLinks(model, row, r);
   }
 

@@ -72,6 +72,14 @@ describe('related rows in waves', () => {
     assert.equal(await countStatements(t, '/api/dcim/interfaces/?device=a&depth=1'), expected);
   });
 
+  it('reads only the rows of a cable page\'s terminations at depth 0, nothing behind them', async () => {
+    // At depth 0 a generic target renders as its brief object, or null when it is gone: its row
+    // is read to tell which, but not the rows its display text and natural key would need.
+    const reads = await readsByTable('/api/dcim/cables/');
+    assert.equal(reads.get('dcim_interface'), 1);
+    assert.equal(reads.get('dcim_device'), undefined);
+  });
+
   it('reads each related model of a device page at depth 2 once', async () => {
     const reads = await readsByTable('/api/dcim/devices/?depth=2');
     assert.deepEqual([...reads].filter(([, n]) => n > 1), []);
