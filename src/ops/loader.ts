@@ -5,6 +5,7 @@ import { NEEDS_ONLY, Waves } from './load-waves.js';
 import type { Services } from './services.js';
 
 const needsCache = new WeakMap<ResolvedModel, readonly string[]>();
+const nullPartsCache = new WeakMap<ResolvedModel, readonly null[]>();
 
 /**
  * Loads related rows in bulk and caches them for one request. Display texts and natural keys
@@ -119,12 +120,19 @@ export class Loader {
       if (field.kind === 'fk' && field.to) {
         const target = this.services.registry.get(field.to);
         const related = this.get(target.id, value);
-        out.push(...(related ? this.naturalKeyParts(target, related) : this.nullParts(target)));
+        out.push(...(related ? this.naturalKeyParts(target, related) : this.unsetParts(target)));
       } else if (field.kind === 'content_type' && typeof value === 'string') {
         out.push(...value.split('.'));
       } else out.push(value);
     }
     return out;
+  }
+
+  /** `nullParts` of a model, worked out once (it depends on the registry alone): an unset module of every interface. */
+  private unsetParts(model: ResolvedModel): readonly null[] {
+    let parts = nullPartsCache.get(model);
+    if (!parts) nullPartsCache.set(model, (parts = this.nullParts(model)));
+    return parts;
   }
 
   /**

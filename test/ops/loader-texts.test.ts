@@ -40,3 +40,21 @@ describe('loader texts', () => {
     assert.equal(loader.display(model, child), display.replace('root', 'renamed'));
   });
 });
+
+describe('natural slugs with an unset FK', () => {
+  it('renders an unset module of each interface on a page as its null parts', async () => {
+    await create(t, '/api/dcim/location-types/', { name: 'Site', content_types: ['dcim.device'] });
+    const site = await create(t, '/api/dcim/locations/', { name: 'site1', location_type: 'Site', status: 'Active' });
+    const maker = await create(t, '/api/dcim/manufacturers/', { name: 'maker' });
+    const type = await create(t, '/api/dcim/device-types/', { manufacturer: maker.id, model: 'box' });
+    const role = await create(t, '/api/extras/roles/', { name: 'edge', content_types: ['dcim.device'] });
+    const device = await create(t, '/api/dcim/devices/', { name: 'd1', device_type: type.id, role: role.id, location: site.id, status: 'Active' });
+    await create(t, '/api/dcim/interfaces/', [1, 2, 3].map((n) => ({ device: device.id, name: `e${n}`, type: '1000base-t', status: 'Active' })));
+    const res = await t.call('GET', '/api/dcim/interfaces/?device=d1', undefined, { headers: { 'cache-control': 'no-cache' } });
+    assert.equal(res.status, 200, res.raw);
+    const results = res.body.results as { id: string; name: string; natural_slug: string }[];
+    assert.equal(results.length, 3);
+    // The device's name, its unset tenant, its location and that location's unset parent; then the unset module.
+    for (const r of results) assert.equal(r.natural_slug, `d1__site1___${r.name}_${r.id.slice(0, 4)}`);
+  });
+});
