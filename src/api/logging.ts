@@ -1,4 +1,5 @@
 import PinoPretty from 'pino-pretty';
+import type { Logger } from 'pino';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { Config } from '../core/config.js';
 
@@ -43,9 +44,10 @@ export function registerRequestLog(app: FastifyInstance): void {
   });
 }
 
-/** The request's line, at error level for a 5xx. */
+/** The request's line, at error level for a 5xx; nothing is built when that level is off (LOG_LEVEL=warn drops every other line). */
 function logRequest(req: FastifyRequest, reply: FastifyReply): void {
   const status = reply.statusCode;
+  if ((req.log as Partial<Pick<Logger, 'isLevelEnabled'>>).isLevelEnabled?.(status >= 500 ? 'error' : 'info') === false) return;
   const ms = Math.round(reply.elapsedTime * 10) / 10;
   const line = { method: req.method, url: req.url, status, ms };
   const message = `${req.method} ${req.url} ${status} ${ms} ms`;

@@ -40,6 +40,21 @@ describe('request logs', () => {
     assert.equal(lines[0].includes('{'), false);
   });
 
+  it('should log only 5xx requests at LOG_LEVEL=warn, at error level', async () => {
+    const stream = capture();
+    const app = await buildApp({ config: loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'warn' }), logger: true, log: { stream, tty: false } });
+    app.get('/boom/', async () => { throw new Error('boom'); });
+    try {
+      assert.equal((await app.inject({ method: 'GET', url: '/health/' })).statusCode, 200);
+      assert.equal((await app.inject({ method: 'GET', url: '/api/dcim/devices/' })).statusCode, 403);
+      assert.equal((await app.inject({ method: 'GET', url: '/boom/' })).statusCode, 500);
+    } finally {
+      await app.close();
+    }
+    const lines = stream.text().trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.url);
+    assert.deepEqual(lines.map((l) => [l.level, l.method, l.url, l.status]), [[50, 'GET', '/boom/', 500]]);
+  });
+
   it('should follow LOG_FORMAT over the terminal check', async () => {
     const json = (await logTwoRequests({ LOG_FORMAT: 'json' }, true)).trim().split('\n')[0];
     assert.equal(JSON.parse(json).url, '/health/');
