@@ -7,6 +7,7 @@ import { inJsonbOrder } from './jsonb-order.js';
 import { postgresJson } from './postgres-json.js';
 import { withNamedStatements } from './postgres-statements.js';
 import { GENERATION_SQL, trackWrites } from './postgres-generation.js';
+import { keepStatistics } from './postgres-statistics.js';
 import type { Dialect, DriverErrorKind } from './dialect.js';
 import type { Storage } from '../../core/fields/kind.js';
 
@@ -55,8 +56,11 @@ function postgresErrorKind(err: unknown): DriverErrorKind | null {
   return null;
 }
 
+/** Every this many ms a process looks for tables whose planner statistics are stale (postgres-statistics.ts). */
+const STATISTICS_EVERY_MS = 10_000;
+
 /** PostgreSQL through a `pg` pool; `schema` isolates test runs. */
-export function createPostgresDialect(url: string, opts: { schema?: string; poolSize?: number } = {}): Dialect {
+export function createPostgresDialect(url: string, opts: { schema?: string; poolSize?: number; statisticsEveryMs?: number } = {}): Dialect {
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.poolSize ?? 10,
@@ -70,6 +74,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
   pool.on('error', (err) => console.error(`database: idle connection lost: ${err.message}`));
   const limitStatements = statementLimiter(pool);
   withNamedStatements(pool);
+  const stopStatistics = keepStatistics(pool, opts.statisticsEveryMs ?? STATISTICS_EVERY_MS);
   const counter = makeCounter();
   const db = new GuardedKysely({ dialect: new PostgresDialect({ pool }), log: counter.log });
   return {
@@ -155,7 +160,10 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
       await sql`SELECT pg_notify(${scopedChannel(channel, opts.schema)}, '')`.execute(exec);
     },
     listen: (channel, onNotify) => listenOn(url, opts.schema, scopedChannel(channel, opts.schema), onNotify),
-    close: () => db.destroy(),
+    close: async () => {
+      await stopStatistics();
+      await db.destroy();
+    },
   };
 }
 
