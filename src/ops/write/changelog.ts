@@ -83,6 +83,9 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
     const records: Row[] = [];
     for (let i = start; i < Math.min(start + CHANGE_BATCH, rows.length); i += 1) {
       const snapshot = render(rows[i]);
+      // Read before `split`, which takes the snapshot over.
+      const repr = String(snapshot.display ?? '').slice(0, 200);
+      const flat = flatData(model, rows[i], snapshot);
       const v2 = splitter.split(snapshot, isNested);
       records.push({
         id: newChangeId(),
@@ -97,8 +100,8 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
         change_context_detail: rc.routeName,
         related_object_type: related[i]?.type ?? null,
         related_object_id: related[i]?.id ?? null,
-        object_repr: String(snapshot.display ?? '').slice(0, 200),
-        object_data: flatData(model, rows[i], snapshot),
+        object_repr: repr,
+        object_data: flat,
         object_data_v2: v2.text,
         object_data_v2_parts: v2.parts,
       });
