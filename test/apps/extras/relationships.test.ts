@@ -96,3 +96,20 @@ describe('relationships block (API-SPEC "Relationship association block", api-be
     }
   });
 });
+
+describe('relationship association display', () => {
+  it('is made of both ends\' displays, rows behind them included, on the list and the detail at depth 0', async () => {
+    const maker = await create(t, '/api/dcim/manufacturers/', { name: 'Display Maker' });
+    const type = await create(t, '/api/dcim/device-types/', { model: 'DM-1', manufacturer: maker.id });
+    assert.match(type.display, /Display Maker/, 'a device type\'s display names its manufacturer, a row behind it');
+    const relationship = await create(t, REL, { label: 'Loc Type', type: 'one-to-many', source_type: 'dcim.location', destination_type: 'dcim.devicetype' });
+    const made = await create(t, '/api/extras/relationship-associations/', { relationship: relationship.id, source_type: 'dcim.location', source_id: a['dcim.location'].id, destination_type: 'dcim.devicetype', destination_id: type.id });
+    const expected = `${a['dcim.location'].display} -> ${type.display} - Loc Type`;
+    assert.equal(made.display, expected);
+    const headers = { 'cache-control': 'no-cache' };
+    const detail = await t.call('GET', `/api/extras/relationship-associations/${made.id}/`, undefined, { headers });
+    assert.equal(detail.body.display, expected);
+    const list = await t.call('GET', `/api/extras/relationship-associations/?relationship=${relationship.id}`, undefined, { headers });
+    assert.equal(list.body.results[0].display, expected);
+  });
+});
