@@ -2,16 +2,20 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { makeApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
+import { CHANGE_BATCH } from '../../src/ops/write/changelog.js';
 import type { Exec } from '../../src/db/store.js';
 import type { ResolvedModel, Row } from '../../src/core/registry/types.js';
 
-// A bulk write's change records go in 100 at a time, the next batch encoded while the last is
+// A bulk write's change records go in CHANGE_BATCH at a time, the next batch encoded while the last is
 // written: a batch that fails must still fail the whole write, nothing of it left behind.
 let t: TestApp;
 before(async () => {
   t = await makeApp();
 });
 after(() => t.close());
+
+/** Objects of a bulk write whose change records take three batches, the last one partial. */
+const SIZE = 2 * CHANGE_BATCH + CHANGE_BATCH / 2;
 
 /** Makes the `n`th change-record insert from now on fail (once). */
 function failChangeBatch(n: number): () => void {
@@ -37,7 +41,7 @@ describe('change log batches', () => {
       const before = await counts();
       const restore = failChangeBatch(n);
       try {
-        const res = await t.call('POST', '/api/tenancy/tenants/', Array.from({ length: 250 }, (_, i) => ({ name: `atomic-${n}-${i}` })));
+        const res = await t.call('POST', '/api/tenancy/tenants/', Array.from({ length: SIZE }, (_, i) => ({ name: `atomic-${n}-${i}` })));
         assert.equal(res.status, 500);
       } finally {
         restore();
@@ -48,8 +52,8 @@ describe('change log batches', () => {
 
   it('should write every record when no batch fails', async () => {
     const [tenants, changes] = await counts();
-    const res = await t.call('POST', '/api/tenancy/tenants/', Array.from({ length: 250 }, (_, i) => ({ name: `whole-${i}` })));
+    const res = await t.call('POST', '/api/tenancy/tenants/', Array.from({ length: SIZE }, (_, i) => ({ name: `whole-${i}` })));
     assert.equal(res.status, 201);
-    assert.deepEqual(await counts(), [tenants + 250, changes + 250]);
+    assert.deepEqual(await counts(), [tenants + SIZE, changes + SIZE]);
   });
 });

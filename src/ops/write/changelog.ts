@@ -12,7 +12,7 @@ import type { RequestContext, Services } from '../services.js';
 import type { Loaded, SerializeOptions } from '../serialize/plan.js';
 
 /** Change records encoded and written per statement. */
-const CHANGE_BATCH = 500;
+export const CHANGE_BATCH = 500;
 
 export type ChangeAction = 'create' | 'update' | 'delete';
 
