@@ -46,24 +46,11 @@ function parseBool(raw: string | undefined): boolean {
 /** Whether a request only reads (GET, HEAD). */
 export const readsOnly = (method: string): boolean => method === 'GET' || method === 'HEAD';
 
-/** `serializeOptions` of a request without a query (most detail GETs): nothing to parse. */
-function plainOptions(baseUrl: string, opts: { method: string; generation?: Promise<string | null> }): SerializeOptions {
-  const isGet = readsOnly(opts.method);
-  return {
-    depth: 0,
-    baseUrl,
-    include: isGet ? new Set() : new Set(['relationships', 'computed_fields', 'config_context']),
-    excludeM2m: false,
-    ...(isGet && opts.generation ? { generation: opts.generation } : {}),
-  };
-}
-
 /**
  * Serializer options from the query: depth (GET only), include, exclude_m2m; `generation`, the
  * request's write generation, is kept for reads only (a write moves it).
  */
 export function serializeOptions(params: Params, baseUrl: string, opts: { method: string; generation?: Promise<string | null> }): SerializeOptions {
-  if (params.size === 0) return plainOptions(baseUrl, opts);
   const include = new Set((params.get('include') ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean));
   const isGet = readsOnly(opts.method);
   return {
