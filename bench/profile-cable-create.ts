@@ -1,7 +1,8 @@
 /**
  * Ad-hoc: CPU (process.cpuUsage) and statements of only the bulk cable POSTs of `POST_FILE`
  * (a JSON array of cables, `{i}` replaced per round), each followed by an unmeasured DELETE of
- * what it made, on the bench database (or DATABASE_URL); `OUT=x.cpuprofile` profiles the POSTs.
+ * what it made, on the bench database (or DATABASE_URL); `OUT=x.cpuprofile` writes a CPU profile
+ * of the measured rounds (their DELETEs too: look under the write hooks for the create's share).
  *
  *   POST_FILE=cables.json ROUNDS=10 node --import tsx bench/profile-cable-create.ts
  */
