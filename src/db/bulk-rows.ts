@@ -69,7 +69,7 @@ export function insertRows(store: Store, exec: Exec, table: string, cols: string
 export function updateRows(store: Store, exec: Exec, table: string, cols: string[], types: string[], rows: RowValues): CompiledQuery {
   return compiled(store, exec, `update ${table} ${cols.join(',')}`, rows, (arrays) => {
     const sets = cols.map((c, i) => sql`${sql.ref(c)} = v.${sql.raw(`column${i + 2}`)}`);
-    return sql`UPDATE ${sql.table(table)} SET ${sql.join(sets)} FROM ${source(store, types, rows.count, arrays)} WHERE ${sql.ref(`${table}.id`)} = v.column1`;
+    return sql`UPDATE ${sql.table(table)} SET ${sql.join(sets)} FROM ${source(store, types, rows.count, arrays)} WHERE ${sql.ref(`${table}.id`)} = ${store.dialect.probeKey(sql.raw('v.column1'))}`;
   });
 }
 

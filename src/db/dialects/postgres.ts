@@ -110,6 +110,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
       return out;
     },
     readRows: async (exec, text, params) => (await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...params]))).rows,
+    probeKey: (key) => key,
     sortsNullsFirst: false,
     json: postgresJson,
     queryCount: counter.count,

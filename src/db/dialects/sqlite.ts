@@ -154,6 +154,7 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
       counter.log({ level: 'query', query: CompiledQuery.raw(text, [...params]), queryDurationMillis: performance.now() - started });
       return { names: stmt.names, rows };
     },
+    probeKey: (key) => sql`+${key}`,
     sortsNullsFirst: true,
     json: sqliteJson,
     queryCount: counter.count,

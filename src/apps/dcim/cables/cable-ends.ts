@@ -80,7 +80,7 @@ async function setPeers({ services, exec }: Ctx, model: ResolvedModel, ends: Cab
       ? PEER_COLUMNS.map((c, i) => sql`${sql.ref(c)} = v.${sql.raw(`column${i + 2}`)}`)
       : PEER_COLUMNS.map((c) => sql`${sql.ref(c)} = NULL`);
     const guard = attach ? sql`(${ref('cable_id')} IS NULL OR ${ref('cable_id')} = v.column2)` : sql`${ref('cable_id')} = v.column2`;
-    const result = await sql`UPDATE ${sql.table(model.table)} SET ${sql.join(sets)} FROM (VALUES ${sql.join(tuples)}) AS v WHERE ${ref('id')} = v.column1 AND ${guard}`.execute(exec);
+    const result = await sql`UPDATE ${sql.table(model.table)} SET ${sql.join(sets)} FROM (VALUES ${sql.join(tuples)}) AS v WHERE ${ref('id')} = ${store.dialect.probeKey(sql.raw('v.column1'))} AND ${guard}`.execute(exec);
     changed += Number(result.numAffectedRows ?? 0);
   }
   return changed;
