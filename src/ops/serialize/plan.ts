@@ -81,26 +81,49 @@ function countSources(services: Services, model: ResolvedModel, spec: { model: s
   });
 }
 
+/** A model's count fields, each with the `counts` key it fills and its sources, and every source in order. */
+type CountPlan = { fields: { key: string; sources: CountSource[] }[]; sources: CountSource[] };
+
+const countPlans = new WeakMap<ResolvedModel, CountPlan>();
+
+/** The count plan of a model, worked out once (it depends on the registry alone). */
+function countPlanOf(services: Services, model: ResolvedModel): CountPlan {
+  let plan = countPlans.get(model);
+  if (!plan) {
+    const fields = model.fields.filter((f) => f.count).map((f) => ({ key: `${model.id}.${f.name}`, sources: countSources(services, model, f.count as { model: string; field: string }) }));
+    plan = { fields, sources: fields.flatMap((f) => f.sources) };
+    countPlans.set(model, plan);
+  }
+  return plan;
+}
+
+const NO_COUNTS: CountPlan = { fields: [], sources: [] };
+
 /**
  * To-many links of the top-level rows (linkedFields) and their derived counts (every source of
  * every count field, summed per field), read together (store.linksAndCounts: one statement).
  */
 async function loadLinksAndCounts(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, loaded: Loaded, waves: Waves) {
   const fields = opts.excludeM2m ? [] : linkedFields(services, model);
-  const counted = opts.omitCounts ? [] : model.fields.filter((f) => f.count);
-  const perField = counted.map((f) => countSources(services, model, f.count as { model: string; field: string }));
-  const { links, counts } = await services.store.linksAndCounts(exec, model, fields, perField.flat(), rows.map((r) => r.id));
+  const plan = opts.omitCounts ? NO_COUNTS : countPlanOf(services, model);
+  const { links, counts } = await services.store.linksAndCounts(exec, model, fields, plan.sources, rows.map((r) => r.id));
   mergeLinks(model, fields, links, loaded);
   wantLinkTargets(services, fields, links, opts, waves);
   let next = 0;
-  counted.forEach((field, i) => {
-    const total = new Map<string, number>();
-    for (const one of counts.slice(next, next + perField[i].length)) {
-      for (const [id, n] of one) total.set(id, (total.get(id) ?? 0) + n);
-    }
-    next += perField[i].length;
-    loaded.counts.set(`${model.id}.${field.name}`, total);
-  });
+  for (const { key, sources } of plan.fields) {
+    loaded.counts.set(key, sumCounts(counts, next, sources.length));
+    next += sources.length;
+  }
+}
+
+/** The counts of `length` sources from `first` summed per id (one source's map as it is). */
+function sumCounts(counts: Map<string, number>[], first: number, length: number): Map<string, number> {
+  if (length === 1) return counts[first];
+  const total = new Map<string, number>();
+  for (let i = first; i < first + length; i += 1) {
+    for (const [id, n] of counts[i]) total.set(id, (total.get(id) ?? 0) + n);
+  }
+  return total;
 }
 
 /** A model's computed loaders: its fields' keys (`${modelId}.${field}`), the fields and the extensions' loaders. */
