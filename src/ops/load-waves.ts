@@ -1,3 +1,4 @@
+import { extensionsFor } from './extensions.js';
 import type { ResolvedField, ResolvedModel, Row } from '../core/registry/types.js';
 import type { Loader } from './loader.js';
 import type { Services } from './services.js';
@@ -27,6 +28,23 @@ export function isToMany(field: ResolvedField): boolean {
   return field.behaviour.relation === 'm2m' || field.behaviour.relation === 'content_types';
 }
 
+const linkedCache = new WeakMap<ResolvedModel, ResolvedField[]>();
+
+/**
+ * The to-many fields of a model whose links are read from their join tables: all but those an
+ * extension computes, whose value the rendering takes from the extension (an IP address's NAT
+ * list); their links would be read, and their targets loaded, for nothing. Worked out once per model.
+ */
+export function linkedFields(services: Services, model: ResolvedModel): ResolvedField[] {
+  let fields = linkedCache.get(model);
+  if (!fields) {
+    const computed = new Set(extensionsFor(services, model).flatMap((ext) => Object.keys(ext.computed ?? {})));
+    fields = model.fields.filter((field) => isToMany(field) && !computed.has(field.name));
+    linkedCache.set(model, fields);
+  }
+  return fields;
+}
+
 /** A model's relations as the waves follow them, worked out once per model. */
 type Edges = {
   /** FK columns the display text and natural key need, with their targets (a tree's parent included). */
@@ -46,7 +64,7 @@ const edgesCache = new WeakMap<ResolvedModel, Edges>();
 function edgesOf(services: Services, loader: Loader, model: ResolvedModel): Edges {
   let edges = edgesCache.get(model);
   if (edges) return edges;
-  edges = { needs: [], needsGeneric: [], fks: [], generic: [], links: model.fields.filter((f) => f.nested && isToMany(f)) };
+  edges = { needs: [], needsGeneric: [], fks: [], generic: [], links: linkedFields(services, model).filter((f) => f.nested) };
   for (const name of loader.needFields(model)) {
     const field = model.fieldMap.get(name);
     if (field?.kind === 'generic_fk') edges.needsGeneric.push(name);

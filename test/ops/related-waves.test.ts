@@ -75,4 +75,27 @@ describe('related rows in waves', () => {
     const reads = await readsByTable('/api/dcim/devices/?depth=2');
     assert.deepEqual([...reads].filter(([, n]) => n > 1), []);
   });
+
+  it('reads no join table of a to-many field an extension computes (an IP address NAT list), at the top or nested', async () => {
+    await create(t, '/api/ipam/prefixes/', { prefix: '192.0.2.0/24', status: 'Active' });
+    const inside = await create(t, '/api/ipam/ip-addresses/', { address: '192.0.2.10/32', status: 'Active', namespace: 'Global' });
+    const outside = await create(t, '/api/ipam/ip-addresses/', { address: '192.0.2.20/32', status: 'Active', namespace: 'Global', nat_inside: inside.id });
+    const store = t.app.services.store;
+    const { linksMany, linksAndCounts } = store;
+    const read: string[] = [];
+    Object.assign(store, {
+      linksMany: (exec: any, model: ResolvedModel, fields: any[], ...rest: any[]) => (read.push(...fields.map((f) => `${model.id}.${f.name}`)), linksMany.call(store, exec, model, fields, ...(rest as [any]))),
+      linksAndCounts: (exec: any, model: ResolvedModel, fields: any[], ...rest: any[]) => (read.push(...fields.map((f) => `${model.id}.${f.name}`)), linksAndCounts.call(store, exec, model, fields, ...(rest as [any, any]))),
+    });
+    try {
+      const ips = await t.call('GET', '/api/ipam/ip-addresses/?address=192.0.2.10/32', undefined, { headers: { 'cache-control': 'no-cache' } });
+      assert.deepEqual(ips.body.results[0].nat_outside_list.map((o: any) => o.id), [outside.id]);
+      const nested = await t.call('GET', '/api/ipam/ip-addresses/?address=192.0.2.20/32&depth=1', undefined, { headers: { 'cache-control': 'no-cache' } });
+      assert.deepEqual(nested.body.results[0].nat_inside.nat_outside_list.map((o: any) => o.id), [outside.id]);
+    } finally {
+      Object.assign(store, { linksMany, linksAndCounts });
+    }
+    assert.ok(read.includes('ipam.ipaddress.interfaces'), read.join(' '));
+    assert.ok(!read.includes('ipam.ipaddress.nat_outside_list'), read.join(' '));
+  });
 });

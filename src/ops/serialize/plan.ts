@@ -1,9 +1,10 @@
 import { extensionsFor } from '../extensions.js';
 import { Loader } from '../loader.js';
-import { isToMany, ROW_ONLY, Waves } from '../load-waves.js';
+import { linkedFields, ROW_ONLY, Waves } from '../load-waves.js';
 import { joinTable } from '../../db/schema/build-schema.js';
 import type { CountSource, Exec } from '../../db/store.js';
 import type { ResolvedField, ResolvedModel, Row } from '../../core/registry/types.js';
+import type { ComputedLoader } from '../extensions.js';
 import type { Services } from '../services.js';
 
 /** What the caller asked for. */
@@ -80,29 +81,76 @@ function countSources(services: Services, model: ResolvedModel, spec: { model: s
   });
 }
 
+/** A model's count fields, each with the `counts` key it fills and its sources, and every source in order. */
+type CountPlan = { fields: { key: string; sources: CountSource[] }[]; sources: CountSource[] };
+
+const countPlans = new WeakMap<ResolvedModel, CountPlan>();
+
+/** The count plan of a model, worked out once (it depends on the registry alone). */
+function countPlanOf(services: Services, model: ResolvedModel): CountPlan {
+  let plan = countPlans.get(model);
+  if (!plan) {
+    const fields = model.fields.filter((f) => f.count).map((f) => ({ key: `${model.id}.${f.name}`, sources: countSources(services, model, f.count as { model: string; field: string }) }));
+    plan = { fields, sources: fields.flatMap((f) => f.sources) };
+    countPlans.set(model, plan);
+  }
+  return plan;
+}
+
+const NO_COUNTS: CountPlan = { fields: [], sources: [] };
+
 /**
- * To-many links of every field of the top-level rows and their derived counts (every source of
+ * To-many links of the top-level rows (linkedFields) and their derived counts (every source of
  * every count field, summed per field), read together (store.linksAndCounts: one statement).
  */
 async function loadLinksAndCounts(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, loaded: Loaded, waves: Waves) {
-  const fields = opts.excludeM2m ? [] : model.fields.filter(isToMany);
-  const counted = opts.omitCounts ? [] : model.fields.filter((f) => f.count);
-  const perField = counted.map((f) => countSources(services, model, f.count as { model: string; field: string }));
-  const { links, counts } = await services.store.linksAndCounts(exec, model, fields, perField.flat(), rows.map((r) => r.id));
+  const fields = opts.excludeM2m ? [] : linkedFields(services, model);
+  const plan = opts.omitCounts ? NO_COUNTS : countPlanOf(services, model);
+  const { links, counts } = await services.store.linksAndCounts(exec, model, fields, plan.sources, rows.map((r) => r.id));
   mergeLinks(model, fields, links, loaded);
   wantLinkTargets(services, fields, links, opts, waves);
   let next = 0;
-  counted.forEach((field, i) => {
-    const total = new Map<string, number>();
-    for (const one of counts.slice(next, next + perField[i].length)) {
-      for (const [id, n] of one) total.set(id, (total.get(id) ?? 0) + n);
-    }
-    next += perField[i].length;
-    loaded.counts.set(`${model.id}.${field.name}`, total);
-  });
+  for (const { key, sources } of plan.fields) {
+    loaded.counts.set(key, sumCounts(counts, next, sources.length));
+    next += sources.length;
+  }
 }
 
-/** Runs each extension's computed loaders once per model over every row rendered in full. */
+/** The counts of `length` sources from `first` summed per id (one source's map as it is). */
+function sumCounts(counts: Map<string, number>[], first: number, length: number): Map<string, number> {
+  if (length === 1) return counts[first];
+  const total = new Map<string, number>();
+  for (let i = first; i < first + length; i += 1) {
+    for (const [id, n] of counts[i]) total.set(id, (total.get(id) ?? 0) + n);
+  }
+  return total;
+}
+
+/** A model's computed loaders: its fields' keys (`${modelId}.${field}`), the fields and the extensions' loaders. */
+type ComputedPlan = { key: string; field: ResolvedField; load: ComputedLoader }[];
+
+const computedPlans = new WeakMap<ResolvedModel, ComputedPlan>();
+
+/** The computed loaders of a model's own fields, in the extensions' order, worked out once per model. */
+function computedPlanOf(services: Services, model: ResolvedModel): ComputedPlan {
+  let plan = computedPlans.get(model);
+  if (!plan) {
+    plan = [];
+    for (const ext of extensionsFor(services, model)) {
+      for (const [name, load] of Object.entries(ext.computed ?? {})) {
+        const field = model.fieldMap.get(name);
+        if (field) plan.push({ key: `${model.id}.${name}`, field, load });
+      }
+    }
+    computedPlans.set(model, plan);
+  }
+  return plan;
+}
+
+/**
+ * Runs each extension's computed loaders once per model over every row rendered in full. An
+ * opt-in field the options leave out is not rendered at any level: its loader is not run.
+ */
 export async function loadComputed(services: Services, exec: Exec, full: [ResolvedModel, Row[]][], opts: SerializeOptions, loaded: Loaded) {
   const byModel = new Map<ResolvedModel, Map<string, Row>>();
   for (const [m, rows] of full) {
@@ -110,12 +158,11 @@ export async function loadComputed(services: Services, exec: Exec, full: [Resolv
     for (const r of rows) map.set(r.id, r);
     byModel.set(m, map);
   }
-  for (const [model, rows] of byModel) {
-    for (const ext of extensionsFor(services, model)) {
-      for (const [name, load] of Object.entries(ext.computed ?? {})) {
-        if (!model.fieldMap.has(name) || loaded.computed.has(`${model.id}.${name}`)) continue;
-        loaded.computed.set(`${model.id}.${name}`, await load({ services, exec, model, rows: [...rows.values()], opts }));
-      }
+  for (const [model, byId] of byModel) {
+    let rows: Row[] | undefined;
+    for (const { key, field, load } of computedPlanOf(services, model)) {
+      if (loaded.computed.has(key) || (field.opt_in && !opts.include?.has(field.opt_in))) continue;
+      loaded.computed.set(key, await load({ services, exec, model, rows: (rows ??= [...byId.values()]), opts }));
     }
   }
 }
