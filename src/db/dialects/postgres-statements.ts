@@ -37,6 +37,21 @@ class RepeatedTexts {
   }
 }
 
+/** The options of a config object `asStatement` reads (one with any other is passed on as it is). */
+const STATEMENT_KEYS = new Set(['text', 'values', 'rowMode']);
+
+/**
+ * The text, values and row mode of a `query` call: `(text, values)`, or a config object without a
+ * name of its own (`{ text, values, rowMode }`, postgres-read-rows.ts); anything else (a named
+ * or submittable query, other options) is left as it is (no text).
+ */
+function asStatement(sent: unknown, values: unknown): { text?: unknown; values?: unknown; rowMode?: 'array' } {
+  if (typeof sent === 'string') return { text: sent, values };
+  if (values !== undefined || typeof sent !== 'object' || sent === null || !Object.keys(sent).every((key) => STATEMENT_KEYS.has(key))) return {};
+  const config = sent as { text?: unknown; values?: unknown; rowMode?: unknown };
+  return { text: config.text, values: config.values, rowMode: config.rowMode === 'array' ? 'array' : undefined };
+}
+
 /** PostgreSQL's answer when a prepared `SELECT *` meets a table whose columns changed since (a migration). */
 function isStalePlan(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === '0A000' && /cached plan must not change result type/.test(String((err as Error).message));
@@ -56,18 +71,19 @@ export function withNamedStatements(pool: pg.Pool): void {
     const plain = client.query.bind(client) as Query;
     const prepared = new Set<string>();
     const named: Query = (sent, sentValues, callback) => {
-      if (typeof sent !== 'string' || !Array.isArray(sentValues) || sentValues.length === 0 || callback !== undefined) return plain(sent, sentValues, callback);
-      const { text, values } = collapseInLists(sent, sentValues);
+      const { text: sentText, values: givenValues, rowMode } = asStatement(sent, sentValues);
+      if (typeof sentText !== 'string' || !Array.isArray(givenValues) || givenValues.length === 0 || callback !== undefined) return plain(sent, sentValues, callback);
+      const { text, values } = collapseInLists(sentText, givenValues);
       const name = texts.name(text);
-      if (!name || (!prepared.has(name) && prepared.size >= MAX_PREPARED)) return plain(text, values);
+      if (!name || (!prepared.has(name) && prepared.size >= MAX_PREPARED)) return rowMode ? plain({ text, values, rowMode }) : plain(text, values);
       prepared.add(name);
-      return (plain({ name, text, values }) as Promise<unknown>).catch((err: unknown) => {
+      return (plain({ name, text, values, ...(rowMode ? { rowMode } : {}) }) as Promise<unknown>).catch((err: unknown) => {
         if (!isStalePlan(err)) throw err;
         // The statement is dropped and the text runs unnamed (outside a transaction; inside, the error stands).
         prepared.delete(name);
         return (plain(`DEALLOCATE "${name}"`) as Promise<unknown>).then(() => {
           delete (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[name];
-          return plain(text, values);
+          return rowMode ? plain({ text, values, rowMode }) : plain(text, values);
         }, () => Promise.reject(err));
       });
     };

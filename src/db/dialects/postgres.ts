@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { CompiledQuery, PostgresDialect, sql } from 'kysely';
+import { PostgresDialect, sql } from 'kysely';
 import { encodeJson } from '../../core/json-text.js';
 import { makeCounter } from './dialect.js';
 import { GuardedKysely, assertOutsideTransaction, insideTransaction } from './transaction-guard.js';
@@ -8,6 +8,8 @@ import { postgresJson } from './postgres-json.js';
 import { withNamedStatements } from './postgres-statements.js';
 import { GENERATION_SQL, trackWrites } from './postgres-generation.js';
 import { keepStatistics } from './postgres-statistics.js';
+import { SharedReads, sharingReads } from './postgres-shared-reads.js';
+import { directReads } from './postgres-read-rows.js';
 import type { Dialect, DriverErrorKind } from './dialect.js';
 import type { Storage } from '../../core/fields/kind.js';
 
@@ -67,7 +69,10 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     // JIT compilation pays off for long analytic queries, never for ours: a recursive query's
     // row estimate alone can cross jit_above_cost and spend 200 ms compiling a 10 ms statement.
     options: ['-c jit=off', ...(opts.schema ? [`-c search_path=${opts.schema}`] : [])].join(' '),
-  });
+    // Statements are sent without waiting for the answer of the one before: the statements of a
+    // turn outside transactions share a connection and a round trip (postgres-shared-reads.ts).
+    pipeline: true,
+  } as pg.PoolConfig);
   // An idle connection the server ends (a restart, pg_terminate_backend, DROP DATABASE ... FORCE)
   // is an 'error' event of the pool, fatal to the process without a listener; the pool drops that
   // connection and opens another when one is needed.
@@ -76,7 +81,8 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
   withNamedStatements(pool);
   const stopStatistics = keepStatistics(pool, opts.statisticsEveryMs ?? STATISTICS_EVERY_MS);
   const counter = makeCounter();
-  const db = new GuardedKysely({ dialect: new PostgresDialect({ pool }), log: counter.log });
+  const shared = new SharedReads(pool);
+  const db = new GuardedKysely({ dialect: sharingReads(new PostgresDialect({ pool }), shared), log: counter.log });
   return {
     name: 'postgres',
     db,
@@ -109,7 +115,7 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
       for (const r of rows.rows) out.set(r.table_name, (out.get(r.table_name) ?? new Set()).add(r.column_name));
       return out;
     },
-    readRows: async (exec, text, params) => (await exec.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...params]))).rows,
+    ...directReads(db, shared, counter.log),
     probeKey: (key) => key,
     sortsNullsFirst: false,
     json: postgresJson,
