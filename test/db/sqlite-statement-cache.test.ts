@@ -41,4 +41,18 @@ describe('SQLite statement cache', () => {
     assert.equal(prepared.length, 41, 'the oldest one was let go and is prepared again');
     close();
   });
+  it('should let go of the least recently used short statements beyond their own texts budget', () => {
+    const { db, prepared, close } = countedCache();
+    db.prepare('SELECT a FROM t');
+    // 100 distinct inserts of 400-499 rows (3 200-3 999 characters each, under the long texts'
+    // threshold): 360 000 characters, more than the short texts' budget; a count of statements
+    // alone (2 000) kept them all.
+    for (let rows = 400; rows < 500; rows++) db.prepare(insertOf(rows));
+    assert.equal(prepared.length, 101);
+    db.prepare(insertOf(499));
+    assert.equal(prepared.length, 101, 'the most recent short statement is still kept');
+    db.prepare('SELECT a FROM t');
+    assert.equal(prepared.length, 102, 'the least recently used one was let go and is prepared again');
+    close();
+  });
 });

@@ -69,15 +69,24 @@ const LONG_TEXT = 4000;
  * of repeated bulk writes (about 10-20 MB).
  */
 const LONG_TEXT_BUDGET = 200_000;
+/**
+ * Characters of short SQL texts kept prepared. Counted by number alone (2000 statements), they
+ * were bounded by nothing in bytes: seeding the medium data set prepares about 1 000 short texts
+ * of 1 060 000 characters (its bulk writes' partial batches; a multi-row insert holds about 40
+ * bytes of compiled statement per character, a select about 20), all kept. The bench's reads,
+ * mixed load and exports use about 590 texts of 140 000 characters: the budget keeps them twice over.
+ */
+const SHORT_TEXT_BUDGET = 300_000;
 
 /**
- * better-sqlite3 re-prepares each statement: Kysely gets them from a bounded cache by SQL text
- * (transactions begin IMMEDIATE). Short texts: up to 2000 statements; long ones: least recently
- * used first out beyond LONG_TEXT_BUDGET characters.
+ * better-sqlite3 re-prepares each statement: Kysely gets them from a cache by SQL text
+ * (transactions begin IMMEDIATE), least recently used first out beyond a budget of characters
+ * of text: one for short texts, one for long ones, so bulk writes' long texts never push out the
+ * statements of reads.
  */
 export function withStatementCache(db: Database.Database, turn?: ReadTurn): Database.Database {
-  const cache = new Map<string, FastStatement>();
-  const long = new LongStatements();
+  const short = new StatementsByText(SHORT_TEXT_BUDGET);
+  const long = new StatementsByText(LONG_TEXT_BUDGET);
   const prepare = db.prepare.bind(db);
   return new Proxy(db, {
     get(target, prop, receiver) {
@@ -90,23 +99,19 @@ export function withStatementCache(db: Database.Database, turn?: ReadTurn): Data
         // one file (WORKERS), a deferred transaction that read first could not upgrade and
         // would fail at once instead of waiting its turn (busy_timeout).
         const text = sql === 'begin' ? 'begin immediate' : sql;
-        if (text.length >= LONG_TEXT) return long.get(text) ?? long.keep(text, new FastStatement(prepare(text), turn));
-        let stmt = cache.get(text);
-        if (!stmt) {
-          if (cache.size > 2000) cache.clear();
-          stmt = new FastStatement(prepare(text), turn);
-          cache.set(text, stmt);
-        }
-        return stmt;
+        const kept = text.length >= LONG_TEXT ? long : short;
+        return kept.get(text) ?? kept.keep(text, new FastStatement(prepare(text), turn));
       };
     },
   });
 }
 
-/** Long statements by text, least recently used first out once their texts pass LONG_TEXT_BUDGET characters. */
-class LongStatements {
+/** Statements by text, least recently used first out once their texts pass `budget` characters. */
+class StatementsByText {
   private readonly kept = new Map<string, FastStatement>();
   private chars = 0;
+
+  constructor(private readonly budget: number) {}
 
   get(text: string): FastStatement | undefined {
     const stmt = this.kept.get(text);
@@ -121,7 +126,7 @@ class LongStatements {
     this.kept.set(text, stmt);
     this.chars += text.length;
     for (const oldest of this.kept.keys()) {
-      if (this.chars <= LONG_TEXT_BUDGET || oldest === text) break;
+      if (this.chars <= this.budget || oldest === text) break;
       this.kept.delete(oldest);
       this.chars -= oldest.length;
     }
