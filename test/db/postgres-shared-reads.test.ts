@@ -21,6 +21,18 @@ describe('PostgreSQL statements of one turn share a connection (issue 22)', { sk
     assert.equal(new Set(pids).size, 1);
   });
 
+  it('should not queue a statement of another callback behind a slow one', async () => {
+    const db = t.app.services.dialect.db;
+    await pidOf(db); // an idle connection in the pool
+    const done: string[] = [];
+    // Another request's statement starts in a callback of its own (an HTTP request is one), here
+    // in the same turn of the event loop as the slow one.
+    const quick = new Promise((resolve) => setImmediate(resolve)).then(() => pidOf(db)).then(() => done.push('quick'));
+    const slow = sql`SELECT pg_sleep(2)`.execute(db).then(() => done.push('slow'));
+    await Promise.all([slow, quick]);
+    assert.deepEqual(done, ['quick', 'slow']);
+  });
+
   it('should fail only the failing statement of a batch', async () => {
     const db = t.app.services.dialect.db;
     const [failed, ok, after] = await Promise.allSettled([

@@ -2,13 +2,28 @@ import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseConnection, Dialect as KyselyDialect, Driver, QueryCompiler, QueryResult, TransactionSettings } from 'kysely';
 
-/** A batch of statements on one pooled client: those started before its window closed. */
-type Batch = { client: Promise<pg.PoolClient>; users: number; closed: boolean };
+/** Microtask hops during which statements join the batch the first of them opened. */
+const JOIN_HOPS = 4;
+
+/** Calls `close` after `hops` microtask hops: within the microtask queue of the current callback. */
+function closeAfterHops(close: () => void, hops: number): void {
+  queueMicrotask(() => (hops > 1 ? closeAfterHops(close, hops - 1) : close()));
+}
 
 /**
- * Statements outside a transaction that start in the same turn of the event loop share one pooled
- * connection and go out in one write (issue 22): a page's count and rows, a wave's reads of
- * several models, the reads of concurrent requests. The pool's clients run in pg's pipeline mode,
+ * A batch of statements on one pooled client. `closed`: no statement joins any more; `sent`: its
+ * socket is uncorked. The client goes back to the pool when both hold and no statement is in flight.
+ */
+type Batch = { client: Promise<pg.PoolClient>; users: number; closed: boolean; sent: boolean };
+
+/**
+ * Statements outside a transaction that start together share one pooled connection and go out in
+ * one write (issue 22): a page's count and rows, a wave's reads of several models. "Together" is
+ * a few microtask hops from the first (`JOIN_HOPS`), never beyond the current callback's microtask
+ * queue: statements of two requests never share a batch, because a shared connection runs its
+ * statements one after the other and a slow one (up to STATEMENT_TIMEOUT_MS) would hold up the
+ * other request's (measured: a 0.5 s regex filter beside detail GETs on one connection took their
+ * p99 from 0.4-0.6 s to 1.2 s). The pool's clients run in pg's pipeline mode,
  * so the statements are sent one after the other without waiting for each answer, each with its
  * own Sync: each still runs in its own implicit transaction and fails alone, as on a connection of
  * its own. Before, each took a connection and a round trip of its own: a write to the server, a
@@ -30,23 +45,25 @@ export class SharedReads {
       return await (rowMode ? client.query({ text, values, rowMode }) : client.query(text, values));
     } finally {
       batch.users -= 1;
-      if (client && batch.users === 0 && batch.closed) client.release();
+      if (client && batch.users === 0 && batch.closed && batch.sent) client.release();
     }
   }
 
   /**
-   * A batch whose window stays open until its client is had and the turn it was had in ends
-   * (setImmediate: after the promise continuations of that turn, which start the statements of a
-   * Promise.all): the client's socket is corked meanwhile, so what they write leaves in one write.
+   * A batch that statements join for `JOIN_HOPS` microtask hops (the siblings of a Promise.all,
+   * each after an await or two of its own). Its client's socket is corked from when it is had to
+   * the end of that turn (setImmediate), so what the batch's statements write leaves in one write.
    */
   private start(): Batch {
-    const batch: Batch = { client: Promise.resolve(undefined as unknown as pg.PoolClient), users: 0, closed: false };
+    const batch: Batch = { client: Promise.resolve(undefined as unknown as pg.PoolClient), users: 0, closed: false, sent: false };
     this.open = batch;
+    closeAfterHops(() => this.close(batch), JOIN_HOPS);
     batch.client = this.pool.connect().then((client) => {
       const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
       stream.cork();
       setImmediate(() => {
         this.close(batch);
+        batch.sent = true;
         stream.uncork();
         if (batch.users === 0) client.release();
       });
