@@ -50,12 +50,34 @@ const MEMO_KEY_LENGTH = 64;
 type TokenEntry = { row: Record<string, unknown> | undefined; matches?: boolean; actor?: Actor & { write_enabled: boolean } };
 
 /** The token row of a key (its user's columns joined). */
-function tokenQuery(services: Services, key: string) {
-  return services.dialect.db
+function buildTokenQuery(db: Services['dialect']['db'], key: string) {
+  return db
     .selectFrom('users_token as t')
     .innerJoin('users_user as u', 'u.id', 't.user_id')
     .select(['t.key', 't.expires', 't.write_enabled', 'u.id', 'u.username', 'u.is_superuser', 'u.is_active'])
     .where('t.key_digest', '=', keyDigest(key));
+}
+
+type TokenQuery = ReturnType<typeof buildTokenQuery>;
+/** Token statements kept per database handle and key (client input: at most this many, then the table starts over). */
+const [tokenQueries, MAX_TOKEN_QUERIES] = [new WeakMap<object, Map<string, TokenQuery>>(), 256];
+
+/**
+ * The token row's statement, built once per key (builders are immutable): PostgreSQL reads the
+ * row on every request (beside the generation), and building it (a SHA-256 and a query builder)
+ * was a few per cent of a detail GET there.
+ */
+function tokenQuery(services: Services, key: string): TokenQuery {
+  const { db } = services.dialect;
+  let byKey = tokenQueries.get(db);
+  if (!byKey) tokenQueries.set(db, (byKey = new Map()));
+  let query = byKey.get(key);
+  if (query) return query;
+  query = buildTokenQuery(db, key);
+  if (key.length > MEMO_KEY_LENGTH) return query;
+  if (byKey.size >= MAX_TOKEN_QUERIES) byKey.clear();
+  byKey.set(key, query);
+  return query;
 }
 
 /**
