@@ -1,6 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import { sql } from 'kysely';
-import { uncounted } from '../db/dialects/dialect.js';
+import { housekeeping, uncounted } from '../db/dialects/dialect.js';
 import { OUTBOX_CHANNEL } from '../ops/write/outbox.js';
 import { pruneOutbox, prunedListeners } from './outbox-prune.js';
 import type { Exec } from '../db/store.js';
@@ -87,7 +87,7 @@ export class OutboxPublisher {
     const now = Date.now();
     if (this.stopped || this.pruning || now - this.lastPrune < Math.min(PRUNE_EVERY_MS, retention)) return;
     this.lastPrune = now;
-    this.pruning = this.scope.runInAsyncScope(() => uncounted(() => pruneOutbox(this.services, now - retention))).then((pruned) => {
+    this.pruning = this.scope.runInAsyncScope(() => housekeeping(() => pruneOutbox(this.services, now - retention))).then((pruned) => {
       for (const listener of prunedListeners(this.services)) listener(pruned);
     }, (err) => {
       if (!this.stopped) console.error(`outbox: pruning failed: ${(err as Error).message}`);

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { uncounted } from '../db/dialects/dialect.js';
+import { housekeeping, uncounted } from '../db/dialects/dialect.js';
 import { checkLease } from '../core/config.js';
 import { QUEUE_CHANNEL, beat, removeWorkers } from './store.js';
 import { tableBackend } from './backend.js';
@@ -141,7 +141,7 @@ export class QueueRunner {
     this.running = true;
     const { dialect } = this.services;
     await uncounted(async () => this.backend.prepare?.([...this.handlers.keys()]));
-    await uncounted(() => beat(dialect, { id: this.id, hostname: os.hostname(), pid: process.pid, started: this.started }));
+    await housekeeping(() => beat(dialect, { id: this.id, hostname: os.hostname(), pid: process.pid, started: this.started }));
     this.unlisten = await dialect.listen(QUEUE_CHANNEL, () => this.wake());
     this.timers.push(setInterval(() => void this.heartbeat(), heartbeatInterval(this.options.leaseMs)).unref());
     this.loop = this.run();
@@ -172,7 +172,7 @@ export class QueueRunner {
     this.abort.abort();
     await running();
     await this.unlisten?.();
-    await uncounted(() => removeWorkers(this.services.dialect, this.id, Date.now() - 30 * HEARTBEAT_MS)).catch(() => undefined);
+    await housekeeping(() => removeWorkers(this.services.dialect, this.id, Date.now() - 30 * HEARTBEAT_MS)).catch(() => undefined);
   }
 
   private async run(): Promise<void> {
@@ -271,7 +271,7 @@ export class QueueRunner {
 
   private async heartbeat(): Promise<void> {
     const { dialect } = this.services;
-    await uncounted(async () => {
+    await housekeeping(async () => {
       await beat(dialect, { id: this.id, hostname: os.hostname(), pid: process.pid, started: this.started });
       await this.backend.extend(this.id, [...this.active.values()].map((a) => a.item), Date.now() + this.options.leaseMs);
       await removeWorkers(dialect, null, Date.now() - 30 * HEARTBEAT_MS);

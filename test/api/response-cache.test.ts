@@ -5,6 +5,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { buildApp } from '../../src/api/app.js';
+import { housekeeping } from '../../src/db/dialects/dialect.js';
+import { beat, removeWorkers } from '../../src/queue/store.js';
 import { loadConfig } from '../../src/core/config.js';
 import { DB_URL, TOKEN, create, makeApp } from '../helpers/app.js';
 import { makeUser } from '../helpers/users.js';
@@ -55,6 +57,18 @@ describe('response cache: a repeated GET is served from memory until the data mo
     await t.call('GET', '/api/tenancy/tenants/?limit=5');
     await t.app.services.dialect.db.updateTable('tenancy_tenant').set({ description: 'direct' }).where('id', '=', tenant.id).execute();
     assert.equal((await t.call('GET', '/api/tenancy/tenants/?limit=5')).body.results[0].description, 'direct');
+  });
+
+  it("the queue runner's heartbeat leaves the cache in place; a data write after it is still seen", async () => {
+    const { dialect } = t.app.services;
+    await counted(t, '/api/tenancy/tenants/?limit=5');
+    await housekeeping(() => beat(dialect, { id: 'cache-test-worker', hostname: 'test', pid: 1, started: Date.now() }));
+    await housekeeping(() => beat(dialect, { id: 'cache-test-worker', hostname: 'test', pid: 1, started: Date.now() }));
+    const again = await counted(t, '/api/tenancy/tenants/?limit=5');
+    assert.equal(again.statements, onSqlite ? 0 : 1);
+    await housekeeping(() => removeWorkers(dialect, 'cache-test-worker', 0));
+    await dialect.db.updateTable('tenancy_tenant').set({ description: 'after the heartbeat' }).where('id', '=', tenant.id).execute();
+    assert.equal((await t.call('GET', '/api/tenancy/tenants/?limit=5')).body.results[0].description, 'after the heartbeat');
   });
 
   it('a rolled-back transaction moves the generation past what was seen inside it', async () => {

@@ -193,6 +193,25 @@ export function uncounted<T>(fn: () => Promise<T>): Promise<T> {
   return uncountedScope.run(true, fn);
 }
 
+/** Marks the service's bookkeeping of its own workers (heartbeats, lease renewals, prunes): see `housekeeping`. */
+const housekeepingScope = new ScopedStorage<true>();
+
+/**
+ * Runs `fn`, left out of `queryCount` as `uncounted` is, as bookkeeping no API response shows
+ * (the queue runner's heartbeat: worker rows, lease renewals, prunes of finished items). On
+ * SQLite its row changes do not move the write generation, so a heartbeat every 10 s no longer
+ * drops the response cache and every memo of the generation. PostgreSQL's generation counts
+ * writes to the registry's tables only, which bookkeeping never touches.
+ */
+export function housekeeping<T>(fn: () => Promise<T>): Promise<T> {
+  return housekeepingScope.run(true, () => uncounted(fn));
+}
+
+/** Whether the caller runs inside `housekeeping`. */
+export function inHousekeeping(): boolean {
+  return housekeepingScope.getStore() === true;
+}
+
 /** Counts statements through Kysely's log hook. */
 export function makeCounter(): { count: () => number; rollbacks: () => number; log: (event: LogEvent) => void } {
   let n = 0;

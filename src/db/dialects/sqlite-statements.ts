@@ -2,8 +2,12 @@ import type Database from 'better-sqlite3';
 import { compileRowBuilder } from '../row-builder.js';
 import type { RowBuilder } from '../row-builder.js';
 import type { ReadTurn } from './sqlite-read-turn.js';
+import { inHousekeeping } from './dialect.js';
 
 type Params = unknown[];
+
+/** Row changes made inside `housekeeping` on one connection, which its write generation leaves out. */
+export type HousekeepingTally = { changes: number };
 
 /**
  * A prepared statement as Kysely's SQLite driver uses it (`reader`, `all`, `run`, `iterate`).
@@ -18,7 +22,7 @@ export class FastStatement {
   /** A statement that only reads (not a RETURNING write, not BEGIN or a pragma that sets): it joins the turn's read transaction. */
   private readonly onlyReads: boolean;
 
-  constructor(private readonly stmt: Database.Statement, private readonly turn?: ReadTurn) {
+  constructor(private readonly stmt: Database.Statement, private readonly turn?: ReadTurn, private readonly tally?: HousekeepingTally) {
     this.reader = stmt.reader;
     this.onlyReads = stmt.reader && stmt.readonly;
     if (!this.reader) return;
@@ -45,7 +49,10 @@ export class FastStatement {
 
   run(params: Params): Database.RunResult {
     this.joinTurn();
-    return this.stmt.run(params);
+    const result = this.stmt.run(params);
+    // Counted in the same synchronous step as the change, so no reader of the generation sees it in between.
+    if (result.changes > 0 && this.tally && inHousekeeping()) this.tally.changes += result.changes;
+    return result;
   }
 
   *iterate(params: Params): IterableIterator<unknown> {
@@ -84,7 +91,7 @@ const SHORT_TEXT_BUDGET = 300_000;
  * of text: one for short texts, one for long ones, so bulk writes' long texts never push out the
  * statements of reads.
  */
-export function withStatementCache(db: Database.Database, turn?: ReadTurn): Database.Database {
+export function withStatementCache(db: Database.Database, turn?: ReadTurn, tally?: HousekeepingTally): Database.Database {
   const short = new StatementsByText(SHORT_TEXT_BUDGET);
   const long = new StatementsByText(LONG_TEXT_BUDGET);
   const prepare = db.prepare.bind(db);
@@ -100,7 +107,7 @@ export function withStatementCache(db: Database.Database, turn?: ReadTurn): Data
         // would fail at once instead of waiting its turn (busy_timeout).
         const text = sql === 'begin' ? 'begin immediate' : sql;
         const kept = text.length >= LONG_TEXT ? long : short;
-        return kept.get(text) ?? kept.keep(text, new FastStatement(prepare(text), turn));
+        return kept.get(text) ?? kept.keep(text, new FastStatement(prepare(text), turn, tally));
       };
     },
   });

@@ -10,7 +10,7 @@ import { checkpointInWorker, checkpointWhileWriting } from './sqlite-checkpoint.
 import { sqliteJson } from './sqlite-json.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { ReadTurn } from './sqlite-read-turn.js';
-import type { FastStatement } from './sqlite-statements.js';
+import type { FastStatement, HousekeepingTally } from './sqlite-statements.js';
 import type { Dialect } from './dialect.js';
 import type { Storage } from '../../core/fields/kind.js';
 
@@ -77,12 +77,14 @@ function checkpointOnTimer(db: Database.Database, file: string, opts: SqliteOpti
  * `local` counts schema scripts and rollbacks (whose undone changes left `total_changes()` moved).
  * Two statements: one (`SELECT data_version || ':' || total_changes() FROM pragma_data_version`)
  * gives the same value but costs more, 2.8-2.9 µs a read against 1.9-2.0 (the pragma as a table).
- * Read synchronously by the checkpoint timer, and by `generationReader` for requests.
+ * Read synchronously by the checkpoint timer, and by `generationReader` for requests, which
+ * leaves out the changes made inside `housekeeping` (`left`: the runner's heartbeat, every 10 s).
  */
-function changesReader(db: Database.Database, local: () => string): () => string {
+function changesReader(db: Database.Database, local: () => string, left?: HousekeepingTally): () => string {
   const changes = db.prepare('SELECT total_changes()').pluck();
   const version = db.prepare('PRAGMA data_version').pluck();
-  return () => `${version.get()}:${changes.get()}:${local()}`;
+  if (!left) return () => `${version.get()}:${changes.get()}:${local()}`;
+  return () => `${version.get()}:${(changes.get() as number) - left.changes}:${local()}`;
 }
 
 /** The write generation as a request reads it: within the turn's read transaction (sqlite-read-turn.ts). */
@@ -105,7 +107,8 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
   const changes = changesReader(raw, local);
   const stopCheckpoints = opts.checkpoints === false ? async () => undefined : checkpointOnTimer(raw, file, opts, changes);
   const turn = new ReadTurn(raw);
-  const statements = withStatementCache(raw, turn);
+  const housekept: HousekeepingTally = { changes: 0 };
+  const statements = withStatementCache(raw, turn, housekept);
   const db = new GuardedKysely({ dialect: new SqliteDialect({ database: statements }), log: counter.log });
   return {
     name: 'sqlite',
@@ -160,7 +163,8 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
     queryCount: counter.count,
     freeGeneration: true,
     endReadTurn: () => turn.leave(),
-    writeGeneration: generationReader(changes, turn),
+    // Bookkeeping writes are left out; the checkpoints above still see them (their pages are in the WAL).
+    writeGeneration: generationReader(changesReader(raw, local, housekept), turn),
     // Transactions begin IMMEDIATE (sqlite-statements.ts): one writer at a time, in every process.
     lockTable: async () => undefined,
     lockScope: async () => undefined,
