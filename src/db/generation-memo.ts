@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { SelectQueryBuilder } from 'kysely';
+import type { CompiledQuery, SelectQueryBuilder } from 'kysely';
 import type { Dialect } from './dialects/dialect.js';
 
 /** Entries of one write generation; a new generation starts an empty table. */
@@ -49,8 +49,25 @@ export async function firstRowWithGeneration<R extends Record<string, unknown>>(
     const [generation, rows] = await Promise.all([dialect.writeGeneration(), query.execute()]);
     return { row: rows[0], generation };
   }
-  // The row's columns beside the generation: a query without rows leaves one row of nulls, told apart by `found`.
-  const { rows } = await sql<Record<string, unknown>>`SELECT ${dialect.generationSql} AS ${sql.id(GENERATION)}, q.* FROM (SELECT 1) AS one LEFT JOIN (SELECT 1 AS ${sql.id(FOUND)}, r.* FROM (${query}) AS r LIMIT 1) AS q ON true`.execute(dialect.db);
+  const compiled = withGeneration(dialect, query);
+  const rows = await dialect.readRows(dialect.db, compiled.sql, compiled.parameters);
   const { [GENERATION]: generation, [FOUND]: found, ...row } = rows[0];
   return { row: found === null ? undefined : (row as R), generation: generation as string };
+}
+
+/** `firstRowWithGeneration`'s statement per query builder (immutable; callers keep theirs, as the token look-up does per key). */
+const combined = new WeakMap<object, CompiledQuery<Record<string, unknown>>>();
+
+/**
+ * The statement reading `query`'s first row beside the generation, compiled once per builder:
+ * compiling the wrapped query anew was most of the cost of a PostgreSQL request's token read.
+ */
+function withGeneration(dialect: Dialect, query: SelectQueryBuilder<any, any, any>): CompiledQuery<Record<string, unknown>> {
+  let compiled = combined.get(query);
+  if (!compiled) {
+    // The row's columns beside the generation: a query without rows leaves one row of nulls, told apart by `found`.
+    compiled = sql<Record<string, unknown>>`SELECT ${dialect.generationSql} AS ${sql.id(GENERATION)}, q.* FROM (SELECT 1) AS one LEFT JOIN (SELECT 1 AS ${sql.id(FOUND)}, r.* FROM (${query}) AS r LIMIT 1) AS q ON true`.compile(dialect.db);
+    combined.set(query, compiled);
+  }
+  return compiled;
 }

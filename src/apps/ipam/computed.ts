@@ -26,7 +26,8 @@ export const addressText = perRow((row) => `${String(row.host)}/${String(row.mas
 export const natOutsideList: ComputedLoader = async ({ services, exec, model, rows, opts }) => {
   const out = new Map<string, unknown>(rows.map((r) => [r.id, [] as unknown[]]));
   for (const part of chunk(rows.map((r) => r.id))) {
-    const found = await exec.selectFrom(T.ip).select(['id', 'nat_inside_id']).where('nat_inside_id', 'in', part).orderBy('id').execute();
+    const text = services.store.statementText(`nat outside ${part.length}`, () => exec.selectFrom(T.ip).select(['id', 'nat_inside_id']).where('nat_inside_id', 'in', part).orderBy('id').compile());
+    const found = await services.dialect.readRows(exec, text, part);
     for (const r of found) (out.get(String(r.nat_inside_id)) as unknown[]).push({ id: r.id, object_type: model.id, url: objectUrl(opts.baseUrl, services.registry.get('ipam.ipaddress'), String(r.id)) });
   }
   return out;
