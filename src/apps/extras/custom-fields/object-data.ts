@@ -78,9 +78,30 @@ function keysFor(services: Services, exec: Exec, opts: SerializeOptions): Promis
 
 /** `custom_fields` on read: every key of the model's custom fields, null when unset (api-behaviour.md section 8). */
 export const renderCustomFields: ComputedLoader = async ({ services, exec, model, rows, opts }) => {
-  const keys = (await keysFor(services, exec, opts)).get(model.id) ?? [];
-  return new Map(rows.map((row) => {
-    const data = (row._custom_field_data as Data | null) ?? {};
-    return [row.id, Object.fromEntries(keys.map((k) => [k, data[k] ?? null]))];
-  }));
+  const keys = (await keysFor(services, exec, opts)).get(model.id) ?? NO_KEYS;
+  const pick = pickerOf(keys);
+  return new Map(rows.map((row) => [row.id, pick((row._custom_field_data as Data | null) ?? {})]));
 };
+
+/** The key list of a model without custom fields (one array, so its picker is compiled once). */
+const NO_KEYS: readonly string[] = [];
+
+/** A model's custom field values of one object's data, every key in order, null when unset. */
+type Picker = (data: Data) => Data;
+/** Pickers by key list (the lists are kept per write generation: a new generation compiles anew). */
+const pickers = new WeakMap<readonly string[], Picker>();
+
+/**
+ * `renderCustomFields`' object builder, compiled once per key list: an object literal instead of
+ * Object.fromEntries of a list of pairs per row (every related row rendered in full gets one).
+ * Computed keys, so a `__proto__` key is an own property as fromEntries makes it.
+ */
+function pickerOf(keys: readonly string[]): Picker {
+  let pick = pickers.get(keys);
+  if (!pick) {
+    const entries = keys.map((k) => `[${JSON.stringify(k)}]: d[${JSON.stringify(k)}] ?? null`);
+    pick = new Function('d', `return {${entries.join(', ')}};`) as Picker;
+    pickers.set(keys, pick);
+  }
+  return pick;
+}
