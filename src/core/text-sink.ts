@@ -8,6 +8,9 @@ const INITIAL = 256 * 1024;
 /** A scratch grown past this for one very large body is let go afterwards, not kept for ever. */
 const KEPT = 8 * 1024 * 1024;
 
+/** The share of the buffer a body fills from which it is handed out instead of copied. */
+const HANDED_OUT = 0.75;
+
 export class TextSink {
   private buf = Buffer.allocUnsafe(INITIAL);
   private used = 0;
@@ -45,12 +48,23 @@ export class TextSink {
     this.used += end - start;
   }
 
-  /** The body's bytes (a copy); the sink is empty again. */
+  /**
+   * The body's bytes; the sink is empty again. A body filling most of the buffer is handed out
+   * as it lies and a new buffer taken: copying it out (hundreds of kB for a page at depth 1)
+   * measured dearer than writing the next body into fresh memory. A smaller body is copied, so
+   * what a body keeps alive (in the response cache too) is never more than a third over its size.
+   */
   take(): Buffer {
     this.flush();
-    const out = Buffer.allocUnsafe(this.used);
-    this.buf.copy(out, 0, 0, this.used);
+    const used = this.used;
     this.used = 0;
+    if (used >= this.buf.length * HANDED_OUT) {
+      const out = this.buf.subarray(0, used);
+      this.buf = Buffer.allocUnsafe(used > KEPT ? INITIAL : this.buf.length);
+      return out;
+    }
+    const out = Buffer.allocUnsafe(used);
+    this.buf.copy(out, 0, 0, used);
     if (this.buf.length > KEPT) this.buf = Buffer.allocUnsafe(INITIAL);
     return out;
   }
