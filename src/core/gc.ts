@@ -19,21 +19,6 @@ export function collectGarbage(): void {
 }
 
 /**
- * A full collection that also compacts the old generation: a plain one (`collectGarbage`) moves
- * objects only off pages V8 thinks worth it and leaves the rest committed (after the bench about
- * 100 MB committed for 60 MB live). V8's `--compact-on-every-full-gc` is read at each collection,
- * so it is switched on for this one only; the service's own collections stay as V8 runs them.
- */
-export function compactGarbage(): void {
-  v8.setFlagsFromString('--compact-on-every-full-gc');
-  try {
-    collectGarbage();
-  } finally {
-    v8.setFlagsFromString('--no-compact-on-every-full-gc');
-  }
-}
-
-/**
  * Bounds the JavaScript heap's growth between full collections (HEAP_GROWTH_PERCENT): V8's
  * `--heap-growing-percent`, which it reads at every full collection, so setting it once the
  * process runs acts from the next collection on, in every isolate of the process. 0 leaves V8's
