@@ -85,7 +85,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   const cache = new ResponseCache(dialect, config.responseCacheMb * 1024 * 1024);
   if (opts.logger) registerRequestLog(app);
   registerReadTurns(app, dialect);
-  registerIdleCollection(app, config.idleGcMs);
+  registerIdleCollection(app, config.idleGcMs, dialect.releaseMemory);
   registerMetrics(app, services, cache);
   registerErrorHandler(app);
   registerBodyParsers(app, config.limits);

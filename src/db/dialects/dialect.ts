@@ -82,6 +82,12 @@ export type Dialect = {
    */
   endReadTurn?(): void;
   /**
+   * Gives back the memory the connections keep between statements and can do without (SQLite:
+   * `PRAGMA shrink_memory`, the page cache's pages, read again from the file when next needed);
+   * called at a quiet moment (idle-collection.ts). Absent where the memory is not the process's.
+   */
+  releaseMemory?(): void;
+  /**
    * Where reading the generation costs a statement: the generation as an SQL expression, so a
    * statement a request makes anyway reads it too (generation-memo.ts `firstRowWithGeneration`).
    */

@@ -163,6 +163,10 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
     queryCount: counter.count,
     freeGeneration: true,
     endReadTurn: () => turn.leave(),
+    // Never inside a transaction or while a statement waits for the connection.
+    releaseMemory: () => {
+      if (db.connectionsIdle && !insideTransaction()) raw.pragma('shrink_memory');
+    },
     // Bookkeeping writes are left out; the checkpoints above still see them (their pages are in the WAL).
     writeGeneration: generationReader(changesReader(raw, local, housekept), turn),
     // Transactions begin IMMEDIATE (sqlite-statements.ts): one writer at a time, in every process.
