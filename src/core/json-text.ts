@@ -84,6 +84,19 @@ export class SnapshotSplitter {
     return { text: new JsonText(narrow(JSON.stringify(value))), parts };
   }
 
+  /**
+   * The id of a part (`value`, one of the values `isPart` picks), its text encoded and kept on
+   * first sight: for a writer that writes a document's own text itself and leaves the part out.
+   */
+  partOf(value: object): string {
+    return this.idOf(value);
+  }
+
+  /** A document's own text (JSON.stringify's, its parts left out by the caller), with the escapes of `narrow`. */
+  static document(text: string): JsonText {
+    return new JsonText(narrow(text));
+  }
+
   /** The parts first seen since the last call, by id. */
   takeParts(): Map<string, JsonText> {
     const out = this.fresh;

@@ -44,13 +44,21 @@ export async function createObjects(services: Services, rc: RequestContext, mode
 
 /** PUT/PATCH on a detail path. */
 export async function updateObject(services: Services, rc: RequestContext, model: ResolvedModel, key: string, params: Params, body: unknown, partial: boolean): Promise<Row> {
+  return (await updateObjectRows(services, rc, model, key, params, body, partial))[0];
+}
+
+/**
+ * `updateObject`'s row as the one-row list the write returned, still marked with what its change
+ * log loaded (serialize/preloaded.ts): a response rendered from this list reuses those loads.
+ */
+export async function updateObjectRows(services: Services, rc: RequestContext, model: ResolvedModel, key: string, params: Params, body: unknown, partial: boolean): Promise<Row[]> {
   const input = expectObject(body);
   let before: Row | undefined;
   const after = await writeTransaction(services, model, async (trx) => {
     before = await getRow(services, rc, model, key, params, 'change', trx);
-    return (await persist(services, trx, rc, model, [{ input, before }], { partial, asList: false }))[0];
+    return persist(services, trx, rc, model, [{ input, before }], { partial, asList: false });
   });
-  await discardImages(services, model, [before!], [after]);
+  await discardImages(services, model, [before!], after);
   return after;
 }
 

@@ -1,5 +1,5 @@
 import { MethodNotAllowedError, NotFoundError } from '../../core/errors.js';
-import { bulkDelete, bulkUpdate, createObjects, deleteObject, updateObject } from '../../ops/crud.js';
+import { bulkDelete, bulkUpdate, createObjects, deleteObject, updateObjectRows } from '../../ops/crud.js';
 import { requirePermission } from '../../ops/permissions.js';
 import { removeUploads } from '../../ops/media/store-upload.js';
 import { imageFields } from '../../core/registry/image-fields.js';
@@ -191,9 +191,10 @@ async function handleDetail(ctx: Ctx) {
     await deleteObject(services, rc, model, key, params);
     return sendEmpty(reply);
   }
-  const row = await withBody(ctx, 'change', (body) => updateObject(services, rc, model, key, params, body, req.method === 'PATCH'));
-  if (req.wantsCsv) return sendCsvRows(services, req, reply, model, [row], { status: 200 });
-  return sendJsonText(reply, 200, await renderBody(ctx, [row], false));
+  // The one-row list the write returned (not a copy): its response reuses what the change log loaded.
+  const rows = await withBody(ctx, 'change', (body) => updateObjectRows(services, rc, model, key, params, body, req.method === 'PATCH'));
+  if (req.wantsCsv) return sendCsvRows(services, req, reply, model, rows, { status: 200 });
+  return sendJsonText(reply, 200, await renderBody(ctx, rows, false));
 }
 
 /** Generic list and detail endpoints for every registered model (`cache`: the response cache, shared with /metrics/). */

@@ -1,11 +1,11 @@
 import { toIsoMicro } from '../../core/fields/scalar.js';
 import { loadForSerialization } from '../serialize/plan.js';
-import { rowRenderer } from '../serialize/render.js';
 import { SnapshotSplitter } from '../../core/json-text.js';
 import { writeSnapshotParts } from '../../db/schema/snapshot-parts.js';
 import { newChangeId } from './change-id.js';
 import { relatedObjects } from './change-related.js';
 import { recordEvents } from './outbox.js';
+import { snapshotWriter } from './snapshot-text.js';
 import type { Exec } from '../../db/store.js';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { RequestContext, Services } from '../services.js';
@@ -28,12 +28,12 @@ function flatColumnsOf(model: ResolvedModel): [string, string][] {
   return pairs;
 }
 
-/** Flat snapshot: stored fields by name (FKs as ids), custom fields, tag names. */
-function flatData(model: ResolvedModel, row: Row, api: Record<string, unknown>): Record<string, unknown> {
+/** Flat snapshot: stored fields by name (FKs as ids), custom fields, tag names (`tags`: the snapshot's rendered tags). */
+function flatData(model: ResolvedModel, row: Row, tags: unknown): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   for (const [name, column] of flatColumnsOf(model)) data[name] = row[column] ?? null;
   if (model.fieldMap.has('custom_fields')) data.custom_fields = row._custom_field_data ?? {};
-  if (Array.isArray(api.tags)) data.tags = (api.tags as { name?: string }[]).map((t) => t.name).sort();
+  if (Array.isArray(tags)) data.tags = (tags as { name?: string }[]).map((t) => t.name).sort();
   return data;
 }
 
@@ -69,11 +69,11 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
   const opts: SerializeOptions = { depth: 1, baseUrl: '', omitCounts: action === 'create' };
   const loaded = await loadForSerialization(services, exec, model, rows, opts);
   const related = await relatedObjects(services, exec, model, rows);
-  // One renderer for the whole write, so each related object is rendered and encoded once (not
-  // once per row) and stored once (a part); each row's snapshot is encoded as soon as it is
-  // rendered and let go. Its own display is the object's display at any depth.
-  const { render, isNested } = rowRenderer(services, loaded, model, opts);
+  // One writer for the whole write, so each related object is rendered and encoded once (not
+  // once per row) and stored once (a part); each row's snapshot is written as text at once. Its
+  // own display is the object's display at any depth.
   const splitter = new SnapshotSplitter();
+  const write = snapshotWriter(services, loaded, model, opts, splitter);
   const time = toIsoMicro(new Date());
   // Encoded and written a batch at a time, each batch's texts dying young; the next batch is
   // encoded while the database writes the last one (PostgreSQL's driver is asynchronous).
@@ -82,11 +82,9 @@ export async function recordChanges(services: Services, exec: Exec, rc: RequestC
   for (let start = 0; start < rows.length; start += CHANGE_BATCH) {
     const records: Row[] = [];
     for (let i = start; i < Math.min(start + CHANGE_BATCH, rows.length); i += 1) {
-      const snapshot = render(rows[i]);
-      // Read before `split`, which takes the snapshot over.
-      const repr = String(snapshot.display ?? '').slice(0, 200);
-      const flat = flatData(model, rows[i], snapshot);
-      const v2 = splitter.split(snapshot, isNested);
+      const v2 = write(rows[i]);
+      const repr = String(v2.display ?? '').slice(0, 200);
+      const flat = flatData(model, rows[i], v2.tags);
       records.push({
         id: newChangeId(),
         time,
