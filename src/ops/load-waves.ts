@@ -116,9 +116,9 @@ export class Waves {
     for (const name of edges.needsGeneric) this.wantGeneric(row, name, NEEDS_ONLY);
     if (r > 0) for (const [column, target] of edges.fks) this.want(target, row[column], r - 1);
     // Generic targets at the top always (a missing one renders null), below it while depth remains.
-    // At depth 0 with their display's rows too: the owner's display may be made of theirs (a
-    // relationship association's, a contact association's) without declaring it.
-    if (r > 0 || top) for (const name of edges.generic) this.wantGeneric(row, name, Math.max(r - 1, NEEDS_ONLY));
+    // At depth 0 the row alone: its brief needs nothing more, and an owner whose display is made
+    // of a generic target's declares that field in display_needs (`needsGeneric` above).
+    if (r > 0 || top) for (const name of edges.generic) this.wantGeneric(row, name, r > 0 ? r - 1 : ROW_ONLY);
     if (!top && r >= 0 && this.readLinks && edges.links.length > 0) this.wantLinks(model, row, r);
   }
 

@@ -53,6 +53,7 @@ export const note = defineModel({
   natural_key: ['assigned_object_type', 'assigned_object_id', 'user_name', 'created'],
   ordering: ['created'],
   display: (row, ctx) => `${ctx.display(String(row.assigned_object_type), row.assigned_object_id) ?? 'Unknown'} - ${String(row.created ?? '').replace('T', ' ').replace(/Z$/, '+00:00')}`,
+  display_needs: ['assigned_object'],
   search: ['user_name', 'note', { path: 'assigned_object_id', lookup: 'exact', term: 'uuid' }],
   before_save: ({ row, before, userId, username }) => {
     if (!before) {

@@ -28,6 +28,7 @@ export const configContextSchema = defineModel({
   natural_key: ['name'],
   ordering: [],
   display: (row, ctx) => withOwner(text(row.name), row, ctx),
+  display_needs: ['owner'],
   search: ['name', 'description', 'data_schema'],
   rules: [dataSchemaIsValid],
 });
@@ -63,5 +64,6 @@ export const configContext = defineModel({
   natural_key: ['name'],
   ordering: ['weight', 'name'],
   display: (row, ctx) => withOwner(text(row.name), row, ctx),
+  display_needs: ['owner'],
   search: ['name', 'description', 'data'],
 });

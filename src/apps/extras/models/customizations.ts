@@ -58,6 +58,7 @@ export const exportTemplate = defineModel({
   unique_together: [['content_type', 'name']],
   ordering: ['content_type', 'name'],
   display: (row, ctx) => withOwner(`${ctx.contentType(row.content_type)}: ${text(row.name)}`, row, ctx),
+  display_needs: ['owner'],
   search: ['name', 'owner_content_type__app_label', 'owner_content_type__model', 'content_type__app_label', 'content_type__model', 'description'],
 });
 

@@ -58,6 +58,6 @@ export const staticGroupAssociation = defineModel({
   unique_together: [['dynamic_group', 'associated_object_type', 'associated_object_id']],
   ordering: ['dynamic_group', 'associated_object_type', 'associated_object_id'],
   display: (row, ctx) => `${ctx.display(text(row.associated_object_type), row.associated_object_id) ?? ''} as a member of ${ctx.display('extras.dynamicgroup', row.dynamic_group_id) ?? ''}`,
-  display_needs: ['dynamic_group'],
+  display_needs: ['dynamic_group', 'associated_object'],
   search: ['dynamic_group__name', 'dynamic_group__description', 'associated_object_type__app_label', 'associated_object_type__model'],
 });

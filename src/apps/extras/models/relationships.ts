@@ -49,7 +49,7 @@ export const relationshipAssociation = defineModel({
     source_id: f.uuid({ required: true }),
     destination_id: f.uuid({ required: true }),
     relationship: f.fk('extras.relationship', { required: true, on_delete: 'CASCADE' }),
-    /** Never rendered: lets the loader fetch both ends for `display`. */
+    /** Never rendered: the loader fetches both ends for `display` (display_needs). */
     source: f.genericFk({ hidden: true }),
     destination: f.genericFk({ hidden: true }),
   },
@@ -66,5 +66,5 @@ export const relationshipAssociation = defineModel({
     const destination = ctx.display(text(row.destination_type), row.destination_id) ?? 'unknown';
     return `${source} ${arrow} ${destination} - ${text(relationship?.label)}`;
   },
-  display_needs: ['relationship'],
+  display_needs: ['relationship', 'source', 'destination'],
 });
