@@ -47,54 +47,40 @@ function hasPicked(items: unknown[], isPart: (value: object) => boolean): boolea
 
 /**
  * Encodes the documents of one write whose values are often the same nested objects (the
- * depth-1 snapshots of a bulk write share their related objects). `split` leaves the values
- * `isPart` picks (objects, or members of an array) out of a document's text, null in their
- * place, and names them by content instead: a store keeps each distinct part once however many
- * documents hold it, and each part is encoded once per write. Texts are `JSON.stringify`'s but
- * for the escapes of `narrow`.
+ * depth-1 snapshots of a bulk write share their related objects). A document is written member
+ * by member (`member`, then `finish`): a value `isPart` picks (an object, or members of an array)
+ * is left out of the document's text, null in its place, and named by content instead: a store
+ * keeps each distinct part once however many documents hold it, and each part is encoded once
+ * per write. Texts are `JSON.stringify`'s but for the escapes of `narrow`.
  */
 export class SnapshotSplitter {
   private readonly ids = new Map<object, string>();
   private fresh = new Map<string, JsonText>();
+  /** Where the parts of the document being written were, so far. */
+  private parts: PartRefs | null = null;
 
   /**
-   * `value`'s JSON text without its parts, and where they were (null when it has none). Takes
-   * `value` over: its picked values are replaced by null in place (arrays by new arrays), so no
-   * copy of the document is made; the caller reads what it needs from `value` before.
+   * The JSON text of the member `key` of the document being written (undefined: JSON leaves the
+   * value out), its picked values as null; where they were is kept for `finish`.
    */
-  split(value: Record<string, unknown>, isPart: (value: object) => boolean): { text: JsonText; parts: PartRefs | null } {
-    let parts: PartRefs | null = null;
-    for (const key in value) {
-      const item = value[key];
-      if (isPicked(item, isPart)) {
-        (parts ??= {})[key] = this.idOf(item);
-        value[key] = null;
-      } else if (Array.isArray(item) && hasPicked(item, isPart)) {
-        const ids: (string | null)[] = [];
-        const kept: unknown[] = [];
-        for (const member of item) {
-          const picked = isPicked(member, isPart);
-          ids.push(picked ? this.idOf(member) : null);
-          kept.push(picked ? null : member);
-        }
-        (parts ??= {})[key] = ids;
-        value[key] = kept;
-      }
+  member(key: string, value: unknown, isPart: (value: object) => boolean): string | undefined {
+    if (isPicked(value, isPart)) {
+      (this.parts ??= {})[key] = this.idOf(value);
+      return 'null';
     }
-    return { text: new JsonText(narrow(JSON.stringify(value))), parts };
+    if (Array.isArray(value) && hasPicked(value, isPart)) {
+      const ids = value.map((m) => (isPicked(m, isPart) ? this.idOf(m) : null));
+      (this.parts ??= {})[key] = ids;
+      return JSON.stringify(value.map((m, i) => (ids[i] === null ? m : null)));
+    }
+    return JSON.stringify(value);
   }
 
-  /**
-   * The id of a part (`value`, one of the values `isPart` picks), its text encoded and kept on
-   * first sight: for a writer that writes a document's own text itself and leaves the part out.
-   */
-  partOf(value: object): string {
-    return this.idOf(value);
-  }
-
-  /** A document's own text (JSON.stringify's, its parts left out by the caller), with the escapes of `narrow`. */
-  static document(text: string): JsonText {
-    return new JsonText(narrow(text));
+  /** The document made of its members' texts (`text`, `{...}`) and where its parts were; the next document starts empty. */
+  finish(text: string): { text: JsonText; parts: PartRefs | null } {
+    const parts = this.parts;
+    this.parts = null;
+    return { text: new JsonText(narrow(text)), parts };
   }
 
   /** The parts first seen since the last call, by id. */

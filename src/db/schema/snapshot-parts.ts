@@ -5,7 +5,7 @@ import type { TableSpec } from './build-schema.js';
 
 /**
  * The related objects of change-record snapshots, each distinct rendering stored once and named
- * by its content (core/json-text.ts, `SnapshotSplitter.split`). A bulk create of 1000 rooms under a few
+ * by its content (core/json-text.ts, `SnapshotSplitter`). A bulk create of 1000 rooms under a few
  * buildings repeats the same parent, type, status and tags in every snapshot: kept apart, the
  * records shrink from about 4.9 MB to 1.5 MB of JSON. Parts are only ever added.
  */

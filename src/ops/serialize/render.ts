@@ -204,16 +204,6 @@ export function renderState(services: Services, loaded: Loaded, opts: SerializeO
   return { services, loaded, opts, plans: [new Map(), new Map()], nested: new Map(), ...(trackNested ? { nestedSet: new WeakSet<object>() } : {}) };
 }
 
-/**
- * Renders rows of `model` one at a time, sharing field plans and nested objects across calls:
- * for a caller that uses each rendering and lets it go (the change log, a batch at a time).
- * `isNested` tells a related object rendered in full (one instance however many rows hold it).
- */
-export function rowRenderer(services: Services, loaded: Loaded, model: ResolvedModel, opts: SerializeOptions): { render: (row: Row) => Record<string, unknown>; isNested: (value: object) => boolean } {
-  const state = renderState(services, loaded, opts, true);
-  return { render: (row) => renderObject(state, model, row, opts.depth, true), isNested: (value) => !!state.nestedSet?.has(value) };
-}
-
 export function renderRows(services: Services, loaded: Loaded, model: ResolvedModel, rows: Row[], opts: SerializeOptions) {
   const state = renderState(services, loaded, opts);
   return rows.map((row) => renderObject(state, model, row, opts.depth, true));

@@ -1,6 +1,5 @@
-import { SnapshotSplitter } from '../../core/json-text.js';
 import { emitterFor, perShape, renderState, shapeOf, shownFields } from '../serialize/render.js';
-import type { JsonText, PartRefs } from '../../core/json-text.js';
+import type { JsonText, PartRefs, SnapshotSplitter } from '../../core/json-text.js';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { Services } from '../services.js';
 import type { Emit, RenderState } from '../serialize/render.js';
@@ -14,31 +13,22 @@ export type SnapshotText = { text: JsonText; parts: PartRefs | null; display: un
 
 const fieldCache = new WeakMap<ResolvedModel, Map<string, SnapshotField[]>>();
 
-/** A value's JSON text as JSON.stringify writes it as a member (undefined: the key is left out). */
-function valueText(value: unknown): string | undefined {
-  if (value === null) return 'null';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  return JSON.stringify(value);
-}
-
 /**
  * Writes each row's depth-1 snapshot as text straight from the field emitters, its related
- * objects rendered in full left out as parts (null in their place, named in `parts`): the text,
- * parts and ids `SnapshotSplitter.split` gives for the rendered object, without building the
+ * objects rendered in full left out as parts (the splitter's `member`), without building the
  * row's object first or walking it again (issue 22: fewer objects per record, less to collect).
- * Related objects are rendered once per write by the shared render state, as before.
+ * Related objects are rendered once per write by the shared render state.
  */
 export function snapshotWriter(services: Services, loaded: Loaded, model: ResolvedModel, opts: SerializeOptions, splitter: SnapshotSplitter): (row: Row) => SnapshotText {
   const state: RenderState = renderState(services, loaded, opts, true);
   const nested = state.nestedSet as WeakSet<object>;
+  const isPart = (value: object) => nested.has(value);
   const shape = shapeOf(state, model, true);
   const fields = perShape(fieldCache, model, shape, () => shownFields(model, shape).map(([field, computed]) => ({
     name: field.name, key: `${JSON.stringify(field.name)}:`, emit: emitterFor(services.registry, model, field, computed, true),
   })));
-  const partOf = (value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) && nested.has(value) ? splitter.partOf(value) : undefined);
   return (row) => {
     let text = '';
-    let parts: PartRefs | null = null;
     let display: unknown;
     let tags: unknown;
     for (let i = 0; i < fields.length; i += 1) {
@@ -46,18 +36,9 @@ export function snapshotWriter(services: Services, loaded: Loaded, model: Resolv
       const value = emit(state, row, opts.depth);
       if (name === 'display') display = value;
       else if (name === 'tags') tags = value;
-      let member: string | undefined;
-      const part = partOf(value);
-      if (part !== undefined) {
-        (parts ??= {})[name] = part;
-        member = 'null';
-      } else if (Array.isArray(value) && value.some((m) => partOf(m) !== undefined)) {
-        const ids = value.map((m) => partOf(m) ?? null);
-        (parts ??= {})[name] = ids;
-        member = JSON.stringify(value.map((m, n) => (ids[n] === null ? m : null)));
-      } else member = valueText(value);
+      const member = splitter.member(name, value, isPart);
       if (member !== undefined) text += `${text ? ',' : '{'}${key}${member}`;
     }
-    return { text: SnapshotSplitter.document(text ? `${text}}` : '{}'), parts, display, tags };
+    return { ...splitter.finish(text ? `${text}}` : '{}'), display, tags };
   };
 }
