@@ -3,6 +3,8 @@ import { compileRowBuilder } from '../row-builder.js';
 import type { RowBuilder } from '../row-builder.js';
 import type { ReadTurn } from './sqlite-read-turn.js';
 import { inHousekeeping } from './dialect.js';
+import { packInLists, planInLists } from './sqlite-in-lists.js';
+import type { InListPlan } from './sqlite-in-lists.js';
 
 type Params = unknown[];
 
@@ -66,6 +68,49 @@ export class FastStatement {
   }
 }
 
+/** The interface Kysely's SQLite driver and the dialect's reads use of a prepared statement. */
+export type Prepared = Pick<FastStatement, 'reader' | 'names' | 'all' | 'arrays' | 'run' | 'iterate'>;
+
+/**
+ * A statement with IN-lists, run as its rewritten text with each list as one JSON parameter
+ * (sqlite-in-lists.ts), shared by the texts of every list length; as written (prepared on first
+ * need) when a list holds a value JSON cannot carry.
+ */
+class InListStatement implements Prepared {
+  readonly reader: boolean;
+  readonly names?: readonly string[];
+  private written?: FastStatement;
+
+  constructor(private readonly packed: FastStatement, private readonly plan: InListPlan, private readonly prepareWritten: () => FastStatement) {
+    this.reader = packed.reader;
+    this.names = packed.names;
+  }
+
+  all(params: Params): unknown[] {
+    const packed = packInLists(this.plan, params);
+    return packed ? this.packed.all(packed) : this.asWritten().all(params);
+  }
+
+  arrays(params: Params): unknown[][] | undefined {
+    const packed = packInLists(this.plan, params);
+    return packed ? this.packed.arrays(packed) : this.asWritten().arrays(params);
+  }
+
+  run(params: Params): Database.RunResult {
+    const packed = packInLists(this.plan, params);
+    return packed ? this.packed.run(packed) : this.asWritten().run(params);
+  }
+
+  iterate(params: Params): IterableIterator<unknown> {
+    const packed = packInLists(this.plan, params);
+    return packed ? this.packed.iterate(packed) : this.asWritten().iterate(params);
+  }
+
+  private asWritten(): FastStatement {
+    return (this.written ??= this.prepareWritten());
+  }
+}
+
 /** SQL texts at least this long (multi-row writes, long IN lists) are kept apart, bounded by their total length. */
 const LONG_TEXT = 4000;
 /**
@@ -89,7 +134,8 @@ const SHORT_TEXT_BUDGET = 300_000;
  * better-sqlite3 re-prepares each statement: Kysely gets them from a cache by SQL text
  * (transactions begin IMMEDIATE), least recently used first out beyond a budget of characters
  * of text: one for short texts, one for long ones, so bulk writes' long texts never push out the
- * statements of reads.
+ * statements of reads. A text with IN-lists is kept as its rewritten text (one statement for
+ * every list length, sqlite-in-lists.ts) and a small wrapper under its own text.
  */
 export function withStatementCache(db: Database.Database, turn?: ReadTurn, tally?: HousekeepingTally): Database.Database {
   const short = new StatementsByText(SHORT_TEXT_BUDGET);
@@ -106,8 +152,14 @@ export function withStatementCache(db: Database.Database, turn?: ReadTurn, tally
         // one file (WORKERS), a deferred transaction that read first could not upgrade and
         // would fail at once instead of waiting its turn (busy_timeout).
         const text = sql === 'begin' ? 'begin immediate' : sql;
-        const kept = text.length >= LONG_TEXT ? long : short;
-        return kept.get(text) ?? kept.keep(text, new FastStatement(prepare(text), turn, tally));
+        const cache = (t: string) => (t.length >= LONG_TEXT ? long : short);
+        const found = cache(text).get(text);
+        if (found) return found;
+        const fresh = (t: string) => new FastStatement(prepare(t), turn, tally);
+        const plan = planInLists(text);
+        if (!plan) return cache(text).keep(text, fresh(text));
+        const packed = (cache(plan.text).get(plan.text) as FastStatement | undefined) ?? (cache(plan.text).keep(plan.text, fresh(plan.text)) as FastStatement);
+        return cache(text).keep(text, new InListStatement(packed, plan, () => fresh(text)));
       };
     },
   });
@@ -115,12 +167,12 @@ export function withStatementCache(db: Database.Database, turn?: ReadTurn, tally
 
 /** Statements by text, least recently used first out once their texts pass `budget` characters. */
 class StatementsByText {
-  private readonly kept = new Map<string, FastStatement>();
+  private readonly kept = new Map<string, Prepared>();
   private chars = 0;
 
   constructor(private readonly budget: number) {}
 
-  get(text: string): FastStatement | undefined {
+  get(text: string): Prepared | undefined {
     const stmt = this.kept.get(text);
     if (stmt) {
       this.kept.delete(text);
@@ -129,7 +181,7 @@ class StatementsByText {
     return stmt;
   }
 
-  keep(text: string, stmt: FastStatement): FastStatement {
+  keep(text: string, stmt: Prepared): Prepared {
     this.kept.set(text, stmt);
     this.chars += text.length;
     for (const oldest of this.kept.keys()) {

@@ -10,7 +10,7 @@ import { checkpointInWorker, checkpointWhileWriting } from './sqlite-checkpoint.
 import { sqliteJson } from './sqlite-json.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { ReadTurn } from './sqlite-read-turn.js';
-import type { FastStatement, HousekeepingTally } from './sqlite-statements.js';
+import type { HousekeepingTally, Prepared } from './sqlite-statements.js';
 import type { Dialect } from './dialect.js';
 import type { Storage } from '../../core/fields/kind.js';
 
@@ -150,7 +150,7 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
     },
     async readArrays(exec, text, params) {
       if (exec !== db || !db.connectionsIdle || insideTransaction()) return null;
-      const stmt = statements.prepare(text) as unknown as FastStatement;
+      const stmt = statements.prepare(text) as unknown as Prepared;
       const started = performance.now();
       const rows = stmt.arrays([...params]);
       if (!rows || !stmt.names) return null;
