@@ -7,6 +7,10 @@
  *
  *   DATABASE_URL=sqlite:bench/.data/bench.sqlite3 N=200 node --import tsx bench/cpu-http.ts '/api/dcim/locations/?limit=50' ...
  *
+ * The median request's CPU is printed beside the mean: a busy machine's preemptions land on a
+ * few requests, so it holds better. Page faults per request (memory touched for the first time: fresh allocations the C allocator
+ * just took from the kernel) are printed beside it: steadier than CPU time on a busy machine.
+ *
  * `FLOOR=1` also measures, after each path, the bench's floor (floor-server.ts, a bare route
  * answering that path's bytes) the same way, and prints the ratio of the two CPU figures.
  *
@@ -28,6 +32,11 @@ function processCpuMs(pid: number): number {
     } catch { /* the thread ended */ }
   }
   return ns / 1e6;
+}
+
+/** Minor page faults of a process so far (all its threads): memory it touched for the first time. */
+function processFaults(pid: number): number {
+  return Number(fs.readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1].split(' ')[7]);
 }
 
 const n = Number(process.env.N || 200);
@@ -54,16 +63,20 @@ async function once(route: string, i: number, target = server): Promise<{ status
 }
 
 /** Mean server CPU ms of `route` over n requests after 20 unmeasured ones; the last status and body. */
-async function measure(route: string, target = server): Promise<{ ms: number; status: number; text: string }> {
+async function measure(route: string, target = server): Promise<{ ms: number; median: number; faults: number; status: number; text: string }> {
   for (let i = 0; i < 20; i += 1) await once(route, i, target);
+  const faults = processFaults(target.pid);
   let spent = 0;
+  const each: number[] = [];
   let last = { status: 0, text: '' };
   for (let i = 0; i < n; i += 1) {
     const one = await once(route, i, target);
     spent += one.ms;
+    each.push(one.ms);
     last = one;
   }
-  return { ...last, ms: spent / n };
+  each.sort((a, b) => a - b);
+  return { ...last, ms: spent / n, median: each[Math.floor(n / 2)], faults: (processFaults(target.pid) - faults) / n };
 }
 
 /** The floor's CPU ms per request answering `body` at `route`. */
@@ -81,10 +94,10 @@ async function floorMs(route: string, body: string): Promise<number> {
 
 try {
   for (const route of process.argv.slice(2)) {
-    const { ms, status, text } = await measure(route);
+    const { ms, median, faults, status, text } = await measure(route);
     const floor = process.env.FLOOR && post === undefined ? await floorMs(route, text) : null;
     const vs = floor === null ? '' : `  floor ${floor.toFixed(2)} ms/req  ratio ${(ms / floor).toFixed(1)}x`;
-    console.log(`${route}  status ${status}  server CPU ${ms.toFixed(2)} ms/req${vs}`);
+    console.log(`${route}  status ${status}  server CPU ${ms.toFixed(2)} ms/req (median ${median.toFixed(2)})  ${faults.toFixed(1)} page faults/req${vs}`);
   }
 } finally {
   await server.stop();
