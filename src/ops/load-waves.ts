@@ -14,7 +14,7 @@ export const ROW_ONLY = -2;
 export type LinkReader = (model: ResolvedModel, fields: ResolvedField[], rows: Row[]) => Promise<Map<string, string[]>[]>;
 
 /** Models a state reaches; EVERY when a generic relation may point anywhere. */
-type Reach = ReadonlySet<ResolvedModel> | 'every';
+export type Reach = ReadonlySet<ResolvedModel> | 'every';
 
 const reachCache = new WeakMap<ResolvedModel, Map<string, Reach>>();
 
@@ -139,10 +139,22 @@ export class Waves {
     if ((rows.get(row.id)?.[1] ?? ROW_ONLY - 1) < r) rows.set(row.id, [row, r]);
   }
 
-  /** Reads wave after wave until nothing is wanted. */
-  async run(): Promise<void> {
-    while (this.wanted.size > 0 || this.linksWanted.size > 0) {
-      const models = this.ready();
+  /**
+   * Reads wave after wave until nothing is wanted. `pending`: the top-level rows' links, still
+   * being read, whose targets they will want (`reach`: the models that may lead to); those
+   * models wait for them (read once, with the link targets), the others are read meanwhile.
+   */
+  async run(pending?: { done: Promise<unknown>; reach: Reach }): Promise<void> {
+    let waiting = pending;
+    // `done` settles after the links' targets are wanted: from then on nothing waits for it.
+    pending?.done.then(() => { waiting = undefined; }, () => undefined);
+    while (this.wanted.size > 0 || this.linksWanted.size > 0 || waiting) {
+      const models = this.ready(waiting?.reach);
+      if (models.length === 0 && waiting) {
+        await waiting.done;
+        waiting = undefined;
+        continue;
+      }
       const reads = models.map(async (model) => {
         const ids = this.wanted.get(model) as Map<string, number>;
         this.wanted.delete(model);
@@ -171,12 +183,27 @@ export class Waves {
     });
   }
 
+  /** The models the targets of `fields` at `r` may lead to (the targets included): what waits for those links. */
+  linksReach(fields: ResolvedField[], r: number): Reach {
+    const reached = new Set<ResolvedModel>();
+    for (const field of fields) {
+      if (!field.to) continue;
+      const target = this.services.registry.get(field.to);
+      const further = this.reach(target, r);
+      if (further === 'every') return further;
+      reached.add(target);
+      for (const model of further) reached.add(model);
+    }
+    return reached;
+  }
+
   /**
-   * Models to read in this wave: those no other wanted model (nor a pending link) may still ask
-   * rows of; all wanted models when a cycle leaves none.
+   * Models to read in this wave: those no other wanted model (nor a pending link, nor `blocked`:
+   * the reach of links still being read) may still ask rows of; all wanted models when a cycle
+   * leaves none (none while links are still being read: they are waited for first).
    */
-  private ready(): ResolvedModel[] {
-    const sources: [ResolvedModel | null, Reach][] = [];
+  private ready(blocked?: Reach): ResolvedModel[] {
+    const sources: [ResolvedModel | null, Reach][] = blocked ? [[null, blocked]] : [];
     for (const [model, ids] of this.wanted) sources.push([model, this.reach(model, Math.max(...ids.values()))]);
     for (const [model, rows] of this.linksWanted) {
       const r = Math.max(...[...rows.values()].map(([, depth]) => depth));
@@ -189,7 +216,7 @@ export class Waves {
       }
     }
     const ready = [...this.wanted.keys()].filter((model) => !sources.some(([from, reach]) => from !== model && (reach === 'every' || reach.has(model))));
-    return ready.length > 0 ? ready : [...this.wanted.keys()];
+    return ready.length > 0 || blocked ? ready : [...this.wanted.keys()];
   }
 
   /** The models rows of `model` at `r` may lead to (in one step or more), worked out once per model and r. */

@@ -3,10 +3,11 @@ import { bulkDelete, bulkUpdate, createObjects, deleteObject, updateObjectRows }
 import { requirePermission } from '../../ops/permissions.js';
 import { removeUploads } from '../../ops/media/store-upload.js';
 import { imageFields } from '../../core/registry/image-fields.js';
+import { toRowId } from '../../core/registry/row-id.js';
 import { isMultipart } from '../plugins/multipart.js';
 import { multipartModelBody } from './multipart-body.js';
 import { getRow, listRows } from '../../ops/read.js';
-import { serializeJoined, serializePage, serializeOne, objectUrl } from '../../ops/serialize/index.js';
+import { readLinksAndCounts, serializeJoined, serializePage, serializeOne, objectUrl } from '../../ops/serialize/index.js';
 import { sendCsvList, sendCsvRows } from '../csv/respond-csv.js';
 import { buildOptions, optionsJsonText } from '../metadata/options.js';
 import { queryParams, requestGeneration, requestUrl, toRequestContext } from '../request-context.js';
@@ -128,12 +129,30 @@ async function listBody(ctx: Ctx, rc: RequestContext, params: Params) {
   return serializePage(ctx.services, ctx.services.dialect.db, ctx.model, rows, opts, { count, next: links.next, previous: links.previous });
 }
 
-/** One object's GET body: its JSON text as bytes. */
+/**
+ * One object's GET body: its JSON text as bytes. When the path names the object by its id (and
+ * the options are valid), its links and counts are read beside the row (PostgreSQL: in the same
+ * batch, a round trip fewer); a row not found or not permitted leaves that read unused, and a
+ * missing row is still a 404 before a bad option's 400, as the reference.
+ */
 async function detailBody(ctx: Ctx, key: string, rc: RequestContext, params: Params): Promise<Buffer> {
   const { services, req, model } = ctx;
+  const options = () => serializeOptions(params, rc.baseUrl, { method: req.method, generation: requestGeneration(services.dialect, req) });
+  const valid = attempt(options);
+  const id = valid && toRowId(model, key);
+  const early = valid && id ? readLinksAndCounts(services, services.dialect.db, model, [id], valid) : undefined;
+  early?.read.catch(() => undefined);
   const row = await getRow(services, rc, model, key, params, 'view', services.dialect.db);
-  const opts = serializeOptions(params, rc.baseUrl, { method: req.method, generation: requestGeneration(services.dialect, req) });
-  return serializeOne(services, services.dialect.db, model, row, opts);
+  return serializeOne(services, services.dialect.db, model, row, valid ?? options(), early);
+}
+
+/** What `make` returns, or undefined when it throws. */
+function attempt<T>(make: () => T): T | undefined {
+  try {
+    return make();
+  } catch {
+    return undefined;
+  }
 }
 
 function routeName(model: ResolvedModel, kind: 'list' | 'detail'): string {

@@ -5,9 +5,10 @@ import { renderJoined } from './render-text.js';
 import type { Exec } from '../../db/store.js';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { Services } from '../services.js';
-import type { Loaded, SerializeOptions } from './plan.js';
+import type { Loaded, LinksAndCounts, SerializeOptions } from './plan.js';
 
-export type { SerializeOptions } from './plan.js';
+export type { LinksAndCounts, SerializeOptions } from './plan.js';
+export { readLinksAndCounts } from './plan.js';
 export { objectUrl } from './render.js';
 
 /**
@@ -18,8 +19,8 @@ export async function serialize(services: Services, exec: Exec, model: ResolvedM
   return renderRows(services, await load(services, exec, model, rows, opts), model, rows, opts);
 }
 
-async function load(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions): Promise<Loaded> {
-  return (await reuseLoaded(services, exec, model, rows, opts)) ?? (await loadForSerialization(services, exec, model, rows, opts));
+async function load(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, early?: LinksAndCounts): Promise<Loaded> {
+  return (await reuseLoaded(services, exec, model, rows, opts)) ?? (await loadForSerialization(services, exec, model, rows, opts, early));
 }
 
 /** The list envelope around the rendered rows. */
@@ -39,9 +40,12 @@ export async function serializeJoined(services: Services, exec: Exec, model: Res
   return renderJoined(services, await load(services, exec, model, rows, opts), model, rows, opts, head, tail);
 }
 
-/** One row loaded and rendered as JSON bytes (as `serialize`, without the object). */
-export async function serializeOne(services: Services, exec: Exec, model: ResolvedModel, row: Row, opts: SerializeOptions): Promise<Buffer> {
-  return renderJoined(services, await load(services, exec, model, [row], opts), model, [row], opts, '', '');
+/**
+ * One row loaded and rendered as JSON bytes (as `serialize`, without the object); `early`: its
+ * links and counts, read from its id while the row itself was read (`readLinksAndCounts`).
+ */
+export async function serializeOne(services: Services, exec: Exec, model: ResolvedModel, row: Row, opts: SerializeOptions, early?: LinksAndCounts): Promise<Buffer> {
+  return renderJoined(services, await load(services, exec, model, [row], opts, early), model, [row], opts, '', '');
 }
 
 /** A list page as JSON bytes, its related data loaded first. */

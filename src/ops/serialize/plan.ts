@@ -53,9 +53,14 @@ async function loadLinksOf(services: Services, exec: Exec, model: ResolvedModel,
   return found;
 }
 
+/** How far the targets of the top-level rows' links are used (rendered in full when depth > 0); null: not read. */
+function linkTargetDepth(opts: SerializeOptions): number | null {
+  return opts.depth > 0 ? opts.depth - 1 : opts.linkTargets ? ROW_ONLY : null;
+}
+
 /** The top-level rows' links `found`: their targets are wanted (rendered in full when depth > 0). */
 function wantLinkTargets(services: Services, fields: ResolvedField[], found: Map<string, string[]>[], opts: SerializeOptions, waves: Waves) {
-  const r = opts.depth > 0 ? opts.depth - 1 : opts.linkTargets ? ROW_ONLY : null;
+  const r = linkTargetDepth(opts);
   if (r === null) return;
   fields.forEach((field, i) => {
     if (!field.to) return;
@@ -99,14 +104,28 @@ function countPlanOf(services: Services, model: ResolvedModel): CountPlan {
 
 const NO_COUNTS: CountPlan = { fields: [], sources: [] };
 
+/** The to-many links (one map per linked field) and the count sources' counts of some rows, read by their ids alone. */
+export type LinksAndCounts = { ids: string[]; read: Promise<{ links: Map<string, string[]>[]; counts: Map<string, number>[] }> };
+
 /**
- * To-many links of the top-level rows (linkedFields) and their derived counts (every source of
- * every count field, summed per field), read together (store.linksAndCounts: one statement).
+ * The read of the top-level rows' to-many links (linkedFields) and derived counts (every source
+ * of every count field), one statement (store.linksAndCounts). It needs the ids alone: a detail
+ * GET starts it before its row is read (on PostgreSQL both then go out in one batch, a round
+ * trip fewer), see `serializeOne`.
  */
-async function loadLinksAndCounts(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, loaded: Loaded, waves: Waves) {
+export function readLinksAndCounts(services: Services, exec: Exec, model: ResolvedModel, ids: string[], opts: SerializeOptions): LinksAndCounts {
   const fields = opts.excludeM2m ? [] : linkedFields(services, model);
   const plan = opts.omitCounts ? NO_COUNTS : countPlanOf(services, model);
-  const { links, counts } = await services.store.linksAndCounts(exec, model, fields, plan.sources, rows.map((r) => r.id));
+  return { ids, read: services.store.linksAndCounts(exec, model, fields, plan.sources, ids) };
+}
+
+/** The links and counts read for `rows` (`early` when it was read for the same ids) put into `loaded`, each count field's sources summed. */
+async function loadLinksAndCounts(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, loaded: Loaded, waves: Waves, early?: LinksAndCounts) {
+  const ids = rows.map((r) => r.id);
+  const same = early && early.ids.length === ids.length && early.ids.every((id, i) => id === ids[i]);
+  const { links, counts } = await (same ? early : readLinksAndCounts(services, exec, model, ids, opts)).read;
+  const fields = opts.excludeM2m ? [] : linkedFields(services, model);
+  const plan = opts.omitCounts ? NO_COUNTS : countPlanOf(services, model);
   mergeLinks(model, fields, links, loaded);
   wantLinkTargets(services, fields, links, opts, waves);
   let next = 0;
@@ -169,17 +188,21 @@ export async function loadComputed(services: Services, exec: Exec, full: [Resolv
 
 /**
  * Loads everything needed to render `rows` at `opts.depth`: one query for the to-many links
- * and the counts, then the related rows in waves (load-waves.ts), one query per related
- * model wherever the FK graph allows it.
+ * and the counts (`early` when it was started already), beside the first wave of related rows
+ * (load-waves.ts: one query per related model wherever the FK graph allows it; on PostgreSQL the
+ * statements of one wave go out in one batch), then the waves that follow; models the links'
+ * targets may lead to wait for the links, so each is still read once.
  */
-export async function loadForSerialization(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions): Promise<Loaded> {
+export async function loadForSerialization(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, early?: LinksAndCounts): Promise<Loaded> {
   const loaded: Loaded = { loader: new Loader(services, exec, opts.generation), links: new Map(), counts: new Map(), computed: new Map() };
   loaded.loader.add(model, rows);
   const readLinks = opts.excludeM2m ? undefined : (m: ResolvedModel, fields: ResolvedField[], found: Row[]) => loadLinksOf(services, exec, m, fields, found, loaded);
   const waves = new Waves(services, loaded.loader, readLinks);
-  await loadLinksAndCounts(services, exec, model, rows, opts, loaded, waves);
   for (const row of rows) waves.expand(model, row, opts.depth, true);
-  await waves.run();
+  const links = loadLinksAndCounts(services, exec, model, rows, opts, loaded, waves, early);
+  const r = linkTargetDepth(opts);
+  const fields = opts.excludeM2m ? [] : linkedFields(services, model);
+  await Promise.all([links, waves.run(r === null || fields.length === 0 ? undefined : { done: links, reach: waves.linksReach(fields, r) })]);
   const full: [ResolvedModel, Row[]][] = [[model, rows], ...[...waves.full].map(([m, found]): [ResolvedModel, Row[]] => [m, [...found.values()]])];
   await loadComputed(services, exec, full, opts, loaded);
   return loaded;
