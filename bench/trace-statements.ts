@@ -1,11 +1,14 @@
 /**
  * The statements of one fresh request, each with its time and SQLite's plan: run with
  * SQL_TRACE=1 semantics of its own (no env needed). Usage: DATABASE_URL=... node --import tsx bench/trace-statements.ts URL...
- * Each statement is then re-run alone R times (default 20) and its median time printed.
+ * Each statement is then re-run alone R times (default 20) and its median time printed. On
+ * PostgreSQL the request's batches (postgres-shared-reads.ts: statements sent in one write, each
+ * a round trip of its own when alone) are counted too.
  */
 import { CompiledQuery } from 'kysely';
 import { buildBenchApp } from './lib/local-app.js';
 import { BENCH_TOKEN } from './lib/env.js';
+import { SharedReads } from '../src/db/dialects/postgres-shared-reads.js';
 
 const url = process.env.DATABASE_URL || 'sqlite:' + process.cwd() + '/bench/.data/bench.sqlite3';
 const repeats = Number(process.env.R || 20);
@@ -14,6 +17,14 @@ const headers = { authorization: `Token ${BENCH_TOKEN}`, accept: 'application/js
 const dialect = app.services.dialect;
 const logged: { sql: string; params: readonly unknown[] }[] = [];
 const original = process.stderr.write.bind(process.stderr);
+/** Batches of shared reads begun (PostgreSQL), counted around SharedReads' private `start`. */
+let batches = 0;
+const sharedReads = SharedReads.prototype as unknown as { start(this: SharedReads): unknown };
+const startBatch = sharedReads.start;
+sharedReads.start = function start(this: SharedReads) {
+  batches += 1;
+  return startBatch.call(this);
+};
 for (const p of process.argv.slice(2)) {
   for (let i = 0; i < 3; i++) await app.inject({ method: 'GET', url: p, headers });
   logged.length = 0;
@@ -24,13 +35,14 @@ for (const p of process.argv.slice(2)) {
   (dialect as { readArrays: typeof readArrays }).readArrays = async (exec, text, params) => { const r = readArrays ? await readArrays(exec, text, params) : null; if (r) logged.push({ sql: text, params }); return r; };
   (dialect.db as { executeQuery: typeof executeQuery }).executeQuery = (async (q: CompiledQuery) => { logged.push({ sql: q.sql, params: q.parameters }); return executeQuery(q); }) as typeof executeQuery;
   const q0 = dialect.queryCount();
+  batches = 0;
   const t0 = performance.now();
   const res = await app.inject({ method: 'GET', url: p, headers });
   const whole = performance.now() - t0;
   (dialect as { readRows: typeof readRows }).readRows = readRows;
   (dialect as { readArrays: typeof readArrays }).readArrays = readArrays;
   (dialect.db as { executeQuery: typeof executeQuery }).executeQuery = executeQuery;
-  console.log(`\n=== ${p} status ${res.statusCode} statements ${dialect.queryCount() - q0} (logged ${logged.length}) whole ${whole.toFixed(2)} ms`);
+  console.log(`\n=== ${p} status ${res.statusCode} statements ${dialect.queryCount() - q0} (logged ${logged.length})${dialect.name === 'sqlite' ? '' : ` batches ${batches}`} whole ${whole.toFixed(2)} ms`);
   for (const s of logged) {
     const times: number[] = [];
     for (let i = 0; i < repeats; i++) {
