@@ -207,13 +207,7 @@ export class Waves {
     for (const [model, ids] of this.wanted) sources.push([model, this.reach(model, Math.max(...ids.values()))]);
     for (const [model, rows] of this.linksWanted) {
       const r = Math.max(...[...rows.values()].map(([, depth]) => depth));
-      if (r < 1) continue;
-      for (const field of edgesOf(this.services, this.loader, model).links) {
-        if (!field.to) continue;
-        const target = this.services.registry.get(field.to);
-        const further = this.reach(target, r - 1);
-        sources.push([null, further === 'every' ? further : new Set([target, ...further])]);
-      }
+      if (r >= 1) sources.push([null, this.linksReach(edgesOf(this.services, this.loader, model).links, r - 1)]);
     }
     const ready = [...this.wanted.keys()].filter((model) => !sources.some(([from, reach]) => from !== model && (reach === 'every' || reach.has(model))));
     return ready.length > 0 || blocked ? ready : [...this.wanted.keys()];

@@ -1,22 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
-import { withStatementCache } from '../../src/db/dialects/sqlite-statements.js';
 import { planInLists } from '../../src/db/dialects/sqlite-in-lists.js';
+import { countedPrepares } from '../helpers/counted-prepares.js';
 
-/** A connection behind the service's statement cache, its prepared texts recorded, with rows of ids 1..6 (text, integer, real). */
+/** A connection behind the service's statement cache, its prepared texts recorded, with four rows (text ids, integers, reals, blobs). */
 function probe() {
-  const raw = new Database(':memory:');
-  raw.exec("CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER, r REAL, b BLOB); INSERT INTO t VALUES ('a', 1, 1.5, x'01'), ('b', 2, 2.5, x'02'), ('c', 3, NULL, NULL), ('it''s', 4, 4.0, NULL)");
-  const prepared: string[] = [];
-  const prepare = raw.prepare.bind(raw);
-  raw.prepare = ((text: string) => {
-    prepared.push(text);
-    return prepare(text);
-  }) as typeof raw.prepare;
-  const db = withStatementCache(raw);
+  const { db, prepared, close } = countedPrepares("CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER, r REAL, b BLOB); INSERT INTO t VALUES ('a', 1, 1.5, x'01'), ('b', 2, 2.5, x'02'), ('c', 3, NULL, NULL), ('it''s', 4, 4.0, NULL)");
   const ids = (text: string, params: unknown[]) => (db.prepare(text).all(params) as { id: string }[]).map((r) => r.id);
-  return { db, ids, prepared, close: () => raw.close() };
+  return { db, ids, prepared, close };
 }
 
 const list = (n: number) => Array(n).fill('?').join(', ');

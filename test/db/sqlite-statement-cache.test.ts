@@ -1,20 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
-import { withStatementCache } from '../../src/db/dialects/sqlite-statements.js';
+import { countedPrepares } from '../helpers/counted-prepares.js';
 
 /** A connection whose prepares are counted, behind the service's statement cache. */
-function countedCache() {
-  const raw = new Database(':memory:');
-  raw.exec('CREATE TABLE t (a, b)');
-  const prepared: string[] = [];
-  const prepare = raw.prepare.bind(raw);
-  raw.prepare = ((text: string) => {
-    prepared.push(text);
-    return prepare(text);
-  }) as typeof raw.prepare;
-  return { db: withStatementCache(raw), prepared, close: () => raw.close() };
-}
+const countedCache = () => countedPrepares('CREATE TABLE t (a, b)');
 
 /** A multi-row insert of `rows` rows: 8 characters a row. */
 const insertOf = (rows: number) => `INSERT INTO t (a, b) VALUES ${Array(rows).fill('(?, ?)').join(', ')}`;

@@ -141,6 +141,16 @@ export function withStatementCache(db: Database.Database, turn?: ReadTurn, tally
   const short = new StatementsByText(SHORT_TEXT_BUDGET);
   const long = new StatementsByText(LONG_TEXT_BUDGET);
   const prepare = db.prepare.bind(db);
+  const cacheOf = (text: string) => (text.length >= LONG_TEXT ? long : short);
+  const fresh = (text: string) => new FastStatement(prepare(text), turn, tally);
+  /** A text met for the first time: prepared as it is, or as its IN-lists' rewritten text (shared by every length). */
+  const first = (text: string): Prepared => {
+    const plan = planInLists(text);
+    if (!plan) return cacheOf(text).keep(text, fresh(text));
+    const rewritten = cacheOf(plan.text);
+    const packed = (rewritten.get(plan.text) ?? rewritten.keep(plan.text, fresh(plan.text))) as FastStatement;
+    return cacheOf(text).keep(text, new InListStatement(packed, plan, () => fresh(text)));
+  };
   return new Proxy(db, {
     get(target, prop, receiver) {
       if (prop !== 'prepare') {
@@ -152,14 +162,7 @@ export function withStatementCache(db: Database.Database, turn?: ReadTurn, tally
         // one file (WORKERS), a deferred transaction that read first could not upgrade and
         // would fail at once instead of waiting its turn (busy_timeout).
         const text = sql === 'begin' ? 'begin immediate' : sql;
-        const cache = (t: string) => (t.length >= LONG_TEXT ? long : short);
-        const found = cache(text).get(text);
-        if (found) return found;
-        const fresh = (t: string) => new FastStatement(prepare(t), turn, tally);
-        const plan = planInLists(text);
-        if (!plan) return cache(text).keep(text, fresh(text));
-        const packed = (cache(plan.text).get(plan.text) as FastStatement | undefined) ?? (cache(plan.text).keep(plan.text, fresh(plan.text)) as FastStatement);
-        return cache(text).keep(text, new InListStatement(packed, plan, () => fresh(text)));
+        return cacheOf(text).get(text) ?? first(text);
       };
     },
   });

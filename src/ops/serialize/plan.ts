@@ -114,9 +114,17 @@ export type LinksAndCounts = { ids: string[]; read: Promise<{ links: Map<string,
  * trip fewer), see `serializeOne`.
  */
 export function readLinksAndCounts(services: Services, exec: Exec, model: ResolvedModel, ids: string[], opts: SerializeOptions): LinksAndCounts {
-  const fields = opts.excludeM2m ? [] : linkedFields(services, model);
-  const plan = opts.omitCounts ? NO_COUNTS : countPlanOf(services, model);
-  return { ids, read: services.store.linksAndCounts(exec, model, fields, plan.sources, ids) };
+  return { ids, read: services.store.linksAndCounts(exec, model, topLinkFields(services, model, opts), topCountPlan(services, model, opts).sources, ids) };
+}
+
+/** The to-many fields whose links the top-level rows render (none with exclude_m2m). */
+function topLinkFields(services: Services, model: ResolvedModel, opts: SerializeOptions): ResolvedField[] {
+  return opts.excludeM2m ? [] : linkedFields(services, model);
+}
+
+/** The count fields the top-level rows render (none where the options omit counts). */
+function topCountPlan(services: Services, model: ResolvedModel, opts: SerializeOptions): CountPlan {
+  return opts.omitCounts ? NO_COUNTS : countPlanOf(services, model);
 }
 
 /** The links and counts read for `rows` (`early` when it was read for the same ids) put into `loaded`, each count field's sources summed. */
@@ -124,12 +132,11 @@ async function loadLinksAndCounts(services: Services, exec: Exec, model: Resolve
   const ids = rows.map((r) => r.id);
   const same = early && early.ids.length === ids.length && early.ids.every((id, i) => id === ids[i]);
   const { links, counts } = await (same ? early : readLinksAndCounts(services, exec, model, ids, opts)).read;
-  const fields = opts.excludeM2m ? [] : linkedFields(services, model);
-  const plan = opts.omitCounts ? NO_COUNTS : countPlanOf(services, model);
+  const fields = topLinkFields(services, model, opts);
   mergeLinks(model, fields, links, loaded);
   wantLinkTargets(services, fields, links, opts, waves);
   let next = 0;
-  for (const { key, sources } of plan.fields) {
+  for (const { key, sources } of topCountPlan(services, model, opts).fields) {
     loaded.counts.set(key, sumCounts(counts, next, sources.length));
     next += sources.length;
   }
@@ -201,7 +208,7 @@ export async function loadForSerialization(services: Services, exec: Exec, model
   for (const row of rows) waves.expand(model, row, opts.depth, true);
   const links = loadLinksAndCounts(services, exec, model, rows, opts, loaded, waves, early);
   const r = linkTargetDepth(opts);
-  const fields = opts.excludeM2m ? [] : linkedFields(services, model);
+  const fields = topLinkFields(services, model, opts);
   await Promise.all([links, waves.run(r === null || fields.length === 0 ? undefined : { done: links, reach: waves.linksReach(fields, r) })]);
   const full: [ResolvedModel, Row[]][] = [[model, rows], ...[...waves.full].map(([m, found]): [ResolvedModel, Row[]] => [m, [...found.values()]])];
   await loadComputed(services, exec, full, opts, loaded);
