@@ -64,6 +64,8 @@ export type RouteConfig = {
   allow?: (req: FastifyRequest) => string | undefined;
   /** Whether the route takes multipart/form-data for this request. */
   multipart?: (req: FastifyRequest) => boolean;
+  /** Starts reads the handler will want while the reader is being authenticated (see crud/read-ahead.ts). */
+  readAhead?: (req: FastifyRequest) => void;
 };
 
 const NO_ROUTE: RouteConfig = {};

@@ -30,9 +30,21 @@ export async function scopeClause(services: Services, rc: RequestContext, model:
   return extra.length > 0 ? and([where, ...extra]) : where;
 }
 
-/** One page of rows and the total count. */
-export async function listRows(services: Services, rc: RequestContext, model: ResolvedModel, query: ListQuery): Promise<{ count: number; rows: Row[] }> {
+/** A page of rows and the total count. */
+export type RowsPage = { count: number; rows: Row[] };
+
+/**
+ * One page of rows and the total count. `readAhead`: the page of the same query read before the
+ * reader (so the scope) was known, with no filter; used only where the scope turns out unrestricted.
+ */
+export async function listRows(services: Services, rc: RequestContext, model: ResolvedModel, query: ListQuery, readAhead?: Promise<RowsPage>): Promise<RowsPage> {
   const where = await scopeClause(services, rc, model, query.params, 'view', services.dialect.db);
+  if (where === TRUE && readAhead) return readAhead;
+  return readRowsPage(services, model, where, query);
+}
+
+/** The page of `model`'s rows matching `where` (query's params are not read: `where` is their clause) and the total count. */
+export async function readRowsPage(services: Services, model: ResolvedModel, where: Clause, query: Omit<ListQuery, 'params'>): Promise<RowsPage> {
   const terms = buildOrder(services.registry, model, query.sort);
   const read = services.store.pageReader(services.dialect.db, model);
   const { count, rows } = await readPage({ exec: services.dialect.db, model, where, terms, limit: query.limit, offset: query.offset, shape: `${model.id}|${query.sort ?? ''}`, generation: services.dialect.generationSql, ...(read ? { read } : {}) });
@@ -73,8 +85,10 @@ async function keyId(services: Services, exec: Exec, model: ResolvedModel, key: 
  * The row behind a detail path, within the actor's scope for `action` and the request's filters.
  * For a change or a delete (`exec` is then the write's transaction) the row is locked until the
  * transaction ends, so the write merges into the last committed row (issue 17, lost updates).
+ * `readAhead`: the row of the id `key` names, read before the reader (so the scope) was known; used
+ * only where the scope turns out unrestricted.
  */
-export async function getRow(services: Services, rc: RequestContext, model: ResolvedModel, key: string, params: Params, action: Action, exec: Exec): Promise<Row> {
+export async function getRow(services: Services, rc: RequestContext, model: ResolvedModel, key: string, params: Params, action: Action, exec: Exec, readAhead?: Promise<Row | undefined>): Promise<Row> {
   const where = await scopeClause(services, rc, model, params, action, exec);
   const id = await keyId(services, exec, model, key);
   if (id === null) throw notFound(model);
@@ -82,7 +96,7 @@ export async function getRow(services: Services, rc: RequestContext, model: Reso
   // Nothing narrows a read: the store's read by id (its statement text is built once; no query is built here).
   const select = () => exec.selectFrom(model.table).selectAll(model.table).where(and([where, (eb) => eb(`${model.table}.id`, '=', id)]));
   const row = where === TRUE && typeof id === 'string' && !lock
-    ? await services.store.byId(exec, model, id)
+    ? await (readAhead ?? services.store.byId(exec, model, id))
     : await (lock ? services.dialect.lockForUpdate(select()) : select()).executeTakeFirst().then((raw) => raw && services.store.decode(model, raw));
   if (!row) throw notFound(model);
   return row;

@@ -14,6 +14,7 @@ import { queryParams, requestGeneration, requestUrl, toRequestContext } from '..
 import { pageLinks } from './pagination.js';
 import { parsePaging, readsOnly, serializeOptions } from './query.js';
 import { ResponseCache } from './response-cache.js';
+import { listKey, readDetailAhead, readListAhead, takeReadAhead } from './read-ahead.js';
 import { sendEmpty, sendJsonText } from './respond.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
@@ -124,7 +125,9 @@ async function listGet(ctx: Ctx, rc: RequestContext, params: Params) {
 async function listBody(ctx: Ctx, rc: RequestContext, params: Params) {
   const paging = parsePaging(params, ctx.services.config);
   const opts = serializeOptions(params, rc.baseUrl, { method: ctx.req.method, generation: requestGeneration(ctx.services.dialect, ctx.req) });
-  const { count, rows } = await listRows(ctx.services, rc, ctx.model, { params, ...paging, sort: params.get('sort')?.at(-1) });
+  const sort = params.get('sort')?.at(-1);
+  const ahead = takeReadAhead(ctx.req, ctx.model, listKey(paging.limit, paging.offset, sort))?.page;
+  const { count, rows } = await listRows(ctx.services, rc, ctx.model, { params, ...paging, sort }, ahead);
   const links = pageLinks({ base: rc.baseUrl, path: requestUrl(ctx.req).pathname, params, count, ...paging });
   return serializePage(ctx.services, ctx.services.dialect.db, ctx.model, rows, opts, { count, next: links.next, previous: links.previous });
 }
@@ -132,17 +135,19 @@ async function listBody(ctx: Ctx, rc: RequestContext, params: Params) {
 /**
  * One object's GET body: its JSON text as bytes. When the path names the object by its id (and
  * the options are valid), its links and counts are read beside the row (PostgreSQL: in the same
- * batch, a round trip fewer); a row not found or not permitted leaves that read unused, and a
- * missing row is still a 404 before a bad option's 400, as the reference.
+ * batch, a round trip fewer; and both in the token's round trip when read ahead, see read-ahead.ts);
+ * a row not found or not permitted leaves that read unused, and a missing row is still a 404
+ * before a bad option's 400, as the reference.
  */
 async function detailBody(ctx: Ctx, key: string, rc: RequestContext, params: Params): Promise<Buffer> {
   const { services, req, model } = ctx;
   const options = () => serializeOptions(params, rc.baseUrl, { method: req.method, generation: requestGeneration(services.dialect, req) });
   const valid = attempt(options);
   const id = valid && toRowId(model, key);
-  const early = valid && id ? readLinksAndCounts(services, services.dialect.db, model, [id], valid) : undefined;
+  const ahead = id ? takeReadAhead(req, model, id)?.detail : undefined;
+  const early = ahead?.links ?? (valid && id ? readLinksAndCounts(services, services.dialect.db, model, [id], valid) : undefined);
   early?.read.catch(() => undefined);
-  const row = await getRow(services, rc, model, key, params, 'view', services.dialect.db);
+  const row = await getRow(services, rc, model, key, params, 'view', services.dialect.db, ahead?.row);
   return serializeOne(services, services.dialect.db, model, row, valid ?? options(), early);
 }
 
@@ -218,6 +223,12 @@ async function handleDetail(ctx: Ctx) {
 
 /** Generic list and detail endpoints for every registered model (`cache`: the response cache, shared with /metrics/). */
 export function registerModelRoutes(app: FastifyInstance, services: Services, cache = new ResponseCache(services.dialect, services.config.responseCacheMb * 1024 * 1024)): void {
-  app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/', config: { allow: allowBeforeHandler(services, 'list'), multipart: acceptsMultipart(services) }, handler: (req, reply) => handleList({ services, model: findModel(services, req), req, reply, cache }) });
-  app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/:key/', config: { allow: allowBeforeHandler(services, 'detail'), multipart: acceptsMultipart(services) }, handler: (req, reply) => handleDetail({ services, model: findModel(services, req), req, reply, cache }) });
+  /** The route's reads ahead of authentication (read-ahead.ts), unless the cache likely holds the body. */
+  const readAhead = (read: typeof readListAhead) => (req: FastifyRequest) => {
+    const { app: appLabel, path } = req.params as { app: string; path: string };
+    if (!cache.mayHold(req)) read(services, req, services.registry.byAppPath(appLabel, path));
+  };
+  app.decorateRequest('readAhead', null);
+  app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/', config: { allow: allowBeforeHandler(services, 'list'), multipart: acceptsMultipart(services), readAhead: readAhead(readListAhead) }, handler: (req, reply) => handleList({ services, model: findModel(services, req), req, reply, cache }) });
+  app.route({ method: [...ALL_METHODS], url: '/api/:app/:path/:key/', config: { allow: allowBeforeHandler(services, 'detail'), multipart: acceptsMultipart(services), readAhead: readAhead(readDetailAhead) }, handler: (req, reply) => handleDetail({ services, model: findModel(services, req), req, reply, cache }) });
 }

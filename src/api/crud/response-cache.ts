@@ -2,6 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import type { Dialect } from '../../db/dialects/dialect.js';
 import { baseUrl, requestGeneration } from '../request-context.js';
 
+/** Whether the request asks for a body rendered afresh (`Cache-Control: no-cache` or `no-store`). */
+function asksFresh(req: FastifyRequest): boolean {
+  return /no-cache|no-store/i.test(String(req.headers['cache-control'] ?? ''));
+}
+
 /**
  * Rendered JSON bodies of generic list/detail GETs, valid until the database's write generation
  * moves (any committed or pending row change, on any connection). Keys name everything a body
@@ -11,6 +16,8 @@ import { baseUrl, requestGeneration } from '../request-context.js';
  */
 export class ResponseCache {
   private readonly entries = new Map<string, Buffer>();
+  /** How many entries each URL (the key's last line) has, whoever read it, however it was asked. */
+  private readonly urls = new Map<string, number>();
   private bytes = 0;
   private generation: string | null = null;
   /** Lookups answered from the cache, and lookups that had to render (for /metrics/). */
@@ -20,7 +27,15 @@ export class ResponseCache {
 
   /** Whether a body may be shared for the request at all (known without reading the generation). */
   shareable(req: FastifyRequest): boolean {
-    return this.maxBytes > 0 && !!req.actor && !/no-cache|no-store/i.test(String(req.headers['cache-control'] ?? ''));
+    return this.maxBytes > 0 && !!req.actor && !asksFresh(req);
+  }
+
+  /**
+   * Whether a body for the request's URL may be here (before its reader and the generation are
+   * known: a guess, for work worth skipping when the body is sent from here).
+   */
+  mayHold(req: FastifyRequest): boolean {
+    return this.maxBytes > 0 && this.urls.has(req.url) && !asksFresh(req);
   }
 
   /** The cache key for a request, or null when no body may be shared for it. */
@@ -50,14 +65,24 @@ export class ResponseCache {
     if (now !== this.generation || !key.startsWith(`${now}\n`)) return;
     const replaced = this.entries.get(key);
     if (replaced !== undefined) this.bytes -= replaced.length;
+    else this.countUrl(key, 1);
     this.entries.delete(key);
     this.entries.set(key, body);
     this.bytes += body.length;
     for (const [oldest, old] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldest);
+      this.countUrl(oldest, -1);
       this.bytes -= old.length;
     }
+  }
+
+  /** Counts an entry of the key's URL in or out (a request's URL holds no line break, so it is the key's last line). */
+  private countUrl(key: string, change: 1 | -1): void {
+    const url = key.slice(key.lastIndexOf('\n') + 1);
+    const n = (this.urls.get(url) ?? 0) + change;
+    if (n > 0) this.urls.set(url, n);
+    else this.urls.delete(url);
   }
 
   /** Bytes and entries held now. */
@@ -67,6 +92,7 @@ export class ResponseCache {
 
   private clear(generation: string): void {
     this.entries.clear();
+    this.urls.clear();
     this.bytes = 0;
     this.generation = generation;
   }

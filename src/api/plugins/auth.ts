@@ -1,6 +1,6 @@
 import { NotAuthenticatedError, PermissionDeniedError } from '../../core/errors.js';
 import { authenticateBasic, authenticateToken } from '../../ops/auth.js';
-import { requestGeneration } from '../request-context.js';
+import { requestGeneration, routeConfig } from '../request-context.js';
 import { sendCsrfFailurePage } from './csrf-page.js';
 import { csrfFailure, sessionUser } from './session.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -36,7 +36,11 @@ async function authenticate(services: Services, req: FastifyRequest) {
     // token look-up reads it (one round trip for both) and the request keeps it.
     const { dialect } = services;
     const readBeside = !dialect.freeGeneration && dialect.generationSql !== undefined;
-    const { actor, generation } = await authenticateToken(services, rest[0], readBeside ? req.generationRead ?? undefined : requestGeneration(dialect, req));
+    const given = readBeside ? req.generationRead ?? undefined : requestGeneration(dialect, req);
+    const reading = authenticateToken(services, rest[0], given);
+    // The token's statement is on its way: what the route reads ahead goes out in its round trip.
+    if (readBeside && !given) routeConfig(req).readAhead?.(req);
+    const { actor, generation } = await reading;
     if (generation) req.generationRead ??= generation;
     return actor;
   }
