@@ -58,10 +58,18 @@ export class ResponseCache {
     return body;
   }
 
-  /** Keeps `body` unless the data moved while it was rendered (it may mix two states then). */
+  /**
+   * Keeps `body` under its key's generation while that is still the cache's. Where reading the
+   * generation is free (SQLite) the body is also dropped when the data moved while it was rendered
+   * (it may mix two states then). Where it costs a statement (PostgreSQL: a round trip after every
+   * rendering) it is not read again: the statements of one rendering see no common snapshot there
+   * anyway, so a body rendered across a commit is what a request rendering it itself could get;
+   * only requests that read the key's generation, so started before that commit was visible, are
+   * served it, and the first request that reads the new generation empties the cache.
+   */
   async set(key: string | null, body: Buffer): Promise<void> {
     if (key === null || body.length > this.maxBytes / 8) return;
-    const now = await this.dialect.writeGeneration();
+    const now = this.dialect.freeGeneration ? await this.dialect.writeGeneration() : this.generation;
     if (now !== this.generation || !key.startsWith(`${now}\n`)) return;
     const replaced = this.entries.get(key);
     if (replaced !== undefined) this.bytes -= replaced.length;
