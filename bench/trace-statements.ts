@@ -25,6 +25,14 @@ sharedReads.start = function start(this: SharedReads) {
   batches += 1;
   return startBatch.call(this);
 };
+/** The batch each statement text joined (PostgreSQL), in the order they were sent, printed beside it. */
+const batchOf: string[] = [];
+const sharedQuery = SharedReads.prototype.query;
+SharedReads.prototype.query = function query(this: SharedReads, text: string, values: unknown[], rowMode?: 'array') {
+  const result = sharedQuery.call(this, text, values, rowMode);
+  batchOf.push(`${batches} ${text.replace(/\s+/g, ' ').slice(0, Number(process.env.W || 400))}`);
+  return result;
+};
 for (const p of process.argv.slice(2)) {
   for (let i = 0; i < 3; i++) await app.inject({ method: 'GET', url: p, headers });
   logged.length = 0;
@@ -36,12 +44,15 @@ for (const p of process.argv.slice(2)) {
   (dialect.db as { executeQuery: typeof executeQuery }).executeQuery = (async (q: CompiledQuery) => { logged.push({ sql: q.sql, params: q.parameters }); return executeQuery(q); }) as typeof executeQuery;
   const q0 = dialect.queryCount();
   batches = 0;
+  batchOf.length = 0;
   const t0 = performance.now();
   const res = await app.inject({ method: 'GET', url: p, headers });
   const whole = performance.now() - t0;
   (dialect as { readRows: typeof readRows }).readRows = readRows;
   (dialect as { readArrays: typeof readArrays }).readArrays = readArrays;
   (dialect.db as { executeQuery: typeof executeQuery }).executeQuery = executeQuery;
+  // Each statement sent to PostgreSQL with the batch it joined (the batch's number first).
+  for (const noted of batchOf) console.log(`batch ${noted}`);
   console.log(`\n=== ${p} status ${res.statusCode} statements ${dialect.queryCount() - q0} (logged ${logged.length})${dialect.name === 'sqlite' ? '' : ` batches ${batches}`} whole ${whole.toFixed(2)} ms`);
   for (const s of logged) {
     const times: number[] = [];
