@@ -173,24 +173,47 @@ function computedPlanOf(services: Services, model: ResolvedModel): ComputedPlan 
   return plan;
 }
 
+/** Computed values being read, by field key: a read per group of rows (the top level's, those rendered below it). */
+type ComputedReads = Map<string, Promise<Map<string, unknown>>[]>;
+
 /**
- * Runs each extension's computed loaders once per model over every row rendered in full. An
- * opt-in field the options leave out is not rendered at any level: its loader is not run.
+ * Starts the computed loaders of `model` over `rows` for the keys `loaded` lacks, into `reads`.
+ * An opt-in field the options leave out is not rendered at any level: its loader is not run.
  */
-export async function loadComputed(services: Services, exec: Exec, full: [ResolvedModel, Row[]][], opts: SerializeOptions, loaded: Loaded) {
+function startComputed(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, loaded: Loaded, reads: ComputedReads): void {
+  if (rows.length === 0) return;
+  for (const { key, field, load } of computedPlanOf(services, model)) {
+    if (loaded.computed.has(key) || (field.opt_in && !opts.include?.has(field.opt_in))) continue;
+    const read = load({ services, exec, model, rows, opts });
+    // Awaited by keepComputed; a rendering that fails before then leaves it unhandled otherwise.
+    read.catch(() => undefined);
+    const parts = reads.get(key);
+    if (parts) parts.push(read);
+    else reads.set(key, [read]);
+  }
+}
+
+/** Waits for every read and keeps each key's values in `loaded` (its groups' maps merged). */
+async function keepComputed(reads: ComputedReads, loaded: Loaded): Promise<void> {
+  await Promise.all([...reads].map(async ([key, parts]) => {
+    const maps = await Promise.all(parts);
+    loaded.computed.set(key, maps.length === 1 ? maps[0] : new Map(maps.flatMap((map) => [...map])));
+  }));
+}
+
+/**
+ * Runs each extension's computed loaders once per model over every row rendered in full, all at
+ * once (on PostgreSQL their statements share a batch). `reads`: loads already started.
+ */
+export async function loadComputed(services: Services, exec: Exec, full: [ResolvedModel, Row[]][], opts: SerializeOptions, loaded: Loaded, reads: ComputedReads = new Map()) {
   const byModel = new Map<ResolvedModel, Map<string, Row>>();
   for (const [m, rows] of full) {
     const map = byModel.get(m) ?? new Map<string, Row>();
     for (const r of rows) map.set(r.id, r);
     byModel.set(m, map);
   }
-  for (const [model, byId] of byModel) {
-    let rows: Row[] | undefined;
-    for (const { key, field, load } of computedPlanOf(services, model)) {
-      if (loaded.computed.has(key) || (field.opt_in && !opts.include?.has(field.opt_in))) continue;
-      loaded.computed.set(key, await load({ services, exec, model, rows: (rows ??= [...byId.values()]), opts }));
-    }
-  }
+  for (const [model, byId] of byModel) startComputed(services, exec, model, [...byId.values()], opts, loaded, reads);
+  await keepComputed(reads, loaded);
 }
 
 /**
@@ -198,7 +221,8 @@ export async function loadComputed(services: Services, exec: Exec, full: [Resolv
  * and the counts (`early` when it was started already), beside the first wave of related rows
  * (load-waves.ts: one query per related model wherever the FK graph allows it; on PostgreSQL the
  * statements of one wave go out in one batch), then the waves that follow; models the links'
- * targets may lead to wait for the links, so each is still read once.
+ * targets may lead to wait for the links, so each is still read once. The top rows' computed
+ * values are read from the start, those of rows rendered below them after the waves.
  */
 export async function loadForSerialization(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, early?: LinksAndCounts): Promise<Loaded> {
   const loaded: Loaded = { loader: new Loader(services, exec, opts.generation), links: new Map(), counts: new Map(), computed: new Map() };
@@ -207,10 +231,14 @@ export async function loadForSerialization(services: Services, exec: Exec, model
   const waves = new Waves(services, loaded.loader, readLinks);
   for (const row of rows) waves.expand(model, row, opts.depth, true);
   const links = loadLinksAndCounts(services, exec, model, rows, opts, loaded, waves, early);
+  // The top level's computed values need only its rows: read beside the links and the first wave.
+  const computed: ComputedReads = new Map();
+  startComputed(services, exec, model, rows, opts, loaded, computed);
   const r = linkTargetDepth(opts);
   const fields = topLinkFields(services, model, opts);
   await Promise.all([links, waves.run(r === null || fields.length === 0 ? undefined : { done: links, reach: waves.linksReach(fields, r) })]);
-  const full: [ResolvedModel, Row[]][] = [[model, rows], ...[...waves.full].map(([m, found]): [ResolvedModel, Row[]] => [m, [...found.values()]])];
-  await loadComputed(services, exec, full, opts, loaded);
+  const top = new Set(rows.map((row) => row.id));
+  const below = [...waves.full].map(([m, found]): [ResolvedModel, Row[]] => [m, [...found.values()].filter((row) => m !== model || !top.has(row.id))]);
+  await loadComputed(services, exec, below, opts, loaded, computed);
   return loaded;
 }
