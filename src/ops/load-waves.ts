@@ -143,8 +143,9 @@ export class Waves {
    * Reads wave after wave until nothing is wanted. `pending`: the top-level rows' links, still
    * being read, whose targets they will want (`reach`: the models that may lead to); those
    * models wait for them (read once, with the link targets), the others are read meanwhile.
+   * `waveDone`: called after each wave's rows were expanded, before the next wave's reads start.
    */
-  async run(pending?: { done: Promise<unknown>; reach: Reach }): Promise<void> {
+  async run(pending?: { done: Promise<unknown>; reach: Reach }, waveDone?: () => void): Promise<void> {
     let waiting = pending;
     // `done` settles after the links' targets are wanted: from then on nothing waits for it.
     pending?.done.then(() => { waiting = undefined; }, () => undefined);
@@ -168,6 +169,7 @@ export class Waves {
       const [read, linked] = await Promise.all([Promise.all(reads), Promise.all(links)]);
       for (const { model, ids, rows } of read) for (const row of rows) this.expand(model, row, ids.get(row.id) as number, false);
       for (const { fields, rows, found } of linked) this.wantLinkTargets(fields, rows, found);
+      waveDone?.();
     }
   }
 

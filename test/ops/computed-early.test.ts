@@ -38,7 +38,7 @@ describe('computed values of a page', () => {
     assert.deepEqual(natIds(alone.body.results[0].nat_inside), [outside.id], 'the nested inside address (only below the page)');
   });
 
-  it('should read the NAT lists of a page in the batch of its links on PostgreSQL', { skip: DB_URL.startsWith('postgres') ? false : 'runs with DATABASE_URL=postgres://...' }, async () => {
+  it('should read NAT lists beside the links, and below the page with the next wave, on PostgreSQL', { skip: DB_URL.startsWith('postgres') ? false : 'runs with DATABASE_URL=postgres://...' }, async () => {
     const proto = SharedReads.prototype as unknown as { start(this: SharedReads): unknown };
     const start = proto.start;
     let batches = 0;
@@ -46,13 +46,19 @@ describe('computed values of a page', () => {
       batches += 1;
       return start.call(this);
     };
-    try {
-      await t.call('GET', '/api/ipam/ip-addresses/?limit=10', undefined, NO_CACHE);
+    const batchesOf = async (path: string) => {
+      await t.call('GET', path, undefined, NO_CACHE);
       batches = 0;
-      const res = await t.call('GET', '/api/ipam/ip-addresses/?limit=10', undefined, NO_CACHE);
+      const res = await t.call('GET', path, undefined, NO_CACHE);
       assert.equal(res.status, 200);
+      return batches;
+    };
+    try {
       // The token with the page and its count; the links and counts with the NAT lists and the namespace.
-      assert.equal(batches, 2);
+      assert.equal(await batchesOf('/api/ipam/ip-addresses/?limit=10'), 2);
+      // The token; the page and its count; the links, counts, NAT lists and the first wave (the
+      // inside address among them); the second wave with the inside address's NAT list.
+      assert.equal(await batchesOf(`/api/ipam/ip-addresses/?id=${outside.id}&depth=1`), 4);
     } finally {
       proto.start = start;
     }

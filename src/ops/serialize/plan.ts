@@ -177,43 +177,60 @@ function computedPlanOf(services: Services, model: ResolvedModel): ComputedPlan 
 type ComputedReads = Map<string, Promise<Map<string, unknown>>[]>;
 
 /**
- * Starts the computed loaders of `model` over `rows` for the keys `loaded` lacks, into `reads`.
- * An opt-in field the options leave out is not rendered at any level: its loader is not run.
+ * The computed loaders of one rendering, started for each group of rows as soon as it is known
+ * (a page's rows at once, the rows rendered below them after the wave that read them: on
+ * PostgreSQL their statements join the next wave's batch), each row given to them once; `keep`
+ * waits for them all. An opt-in field the options leave out is not rendered at any level: its
+ * loader is not run; nor are the loaders of keys `loaded` has already.
  */
-function startComputed(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, loaded: Loaded, reads: ComputedReads): void {
-  if (rows.length === 0) return;
-  for (const { key, field, load } of computedPlanOf(services, model)) {
-    if (loaded.computed.has(key) || (field.opt_in && !opts.include?.has(field.opt_in))) continue;
-    const read = load({ services, exec, model, rows, opts });
-    // Awaited by keepComputed; a rendering that fails before then leaves it unhandled otherwise.
-    read.catch(() => undefined);
-    const parts = reads.get(key);
-    if (parts) parts.push(read);
-    else reads.set(key, [read]);
+class ComputedReader {
+  private readonly reads: ComputedReads = new Map();
+  private readonly given = new Map<ResolvedModel, Set<string>>();
+
+  constructor(private readonly services: Services, private readonly exec: Exec, private readonly opts: SerializeOptions, private readonly loaded: Loaded) {}
+
+  /** Starts `model`'s loaders over those of `rows` not given to them yet. */
+  start(model: ResolvedModel, rows: Iterable<Row>): void {
+    let given = this.given.get(model);
+    if (!given) this.given.set(model, (given = new Set()));
+    const fresh: Row[] = [];
+    for (const row of rows) {
+      if (given.has(row.id)) continue;
+      given.add(row.id);
+      fresh.push(row);
+    }
+    if (fresh.length === 0) return;
+    const { services, exec, opts } = this;
+    for (const { key, field, load } of computedPlanOf(services, model)) {
+      if (this.loaded.computed.has(key) || (field.opt_in && !opts.include?.has(field.opt_in))) continue;
+      const read = load({ services, exec, model, rows: fresh, opts });
+      // Awaited by keep(); a rendering that fails before then would leave it unhandled.
+      read.catch(() => undefined);
+      const parts = this.reads.get(key);
+      if (parts) parts.push(read);
+      else this.reads.set(key, [read]);
+    }
+  }
+
+  /** Starts the rows of `full` (rendered in full below the top, by model) not given yet. */
+  startAll(full: Map<ResolvedModel, Map<string, Row>>): void {
+    for (const [model, rows] of full) this.start(model, rows.values());
+  }
+
+  /** Waits for every read and keeps each key's values in `loaded` (its groups' maps merged). */
+  async keep(): Promise<void> {
+    await Promise.all([...this.reads].map(async ([key, parts]) => {
+      const maps = await Promise.all(parts);
+      this.loaded.computed.set(key, maps.length === 1 ? maps[0] : new Map(maps.flatMap((map) => [...map])));
+    }));
   }
 }
 
-/** Waits for every read and keeps each key's values in `loaded` (its groups' maps merged). */
-async function keepComputed(reads: ComputedReads, loaded: Loaded): Promise<void> {
-  await Promise.all([...reads].map(async ([key, parts]) => {
-    const maps = await Promise.all(parts);
-    loaded.computed.set(key, maps.length === 1 ? maps[0] : new Map(maps.flatMap((map) => [...map])));
-  }));
-}
-
-/**
- * Runs each extension's computed loaders once per model over every row rendered in full, all at
- * once (on PostgreSQL their statements share a batch). `reads`: loads already started.
- */
-export async function loadComputed(services: Services, exec: Exec, full: [ResolvedModel, Row[]][], opts: SerializeOptions, loaded: Loaded, reads: ComputedReads = new Map()) {
-  const byModel = new Map<ResolvedModel, Map<string, Row>>();
-  for (const [m, rows] of full) {
-    const map = byModel.get(m) ?? new Map<string, Row>();
-    for (const r of rows) map.set(r.id, r);
-    byModel.set(m, map);
-  }
-  for (const [model, byId] of byModel) startComputed(services, exec, model, [...byId.values()], opts, loaded, reads);
-  await keepComputed(reads, loaded);
+/** Runs each extension's computed loaders once per model over every row rendered in full, all at once. */
+export async function loadComputed(services: Services, exec: Exec, full: [ResolvedModel, Row[]][], opts: SerializeOptions, loaded: Loaded) {
+  const computed = new ComputedReader(services, exec, opts, loaded);
+  for (const [model, rows] of full) computed.start(model, rows);
+  await computed.keep();
 }
 
 /**
@@ -222,7 +239,7 @@ export async function loadComputed(services: Services, exec: Exec, full: [Resolv
  * (load-waves.ts: one query per related model wherever the FK graph allows it; on PostgreSQL the
  * statements of one wave go out in one batch), then the waves that follow; models the links'
  * targets may lead to wait for the links, so each is still read once. The top rows' computed
- * values are read from the start, those of rows rendered below them after the waves.
+ * values are read from the start, those of rows rendered below them after the wave that read them.
  */
 export async function loadForSerialization(services: Services, exec: Exec, model: ResolvedModel, rows: Row[], opts: SerializeOptions, early?: LinksAndCounts): Promise<Loaded> {
   const loaded: Loaded = { loader: new Loader(services, exec, opts.generation), links: new Map(), counts: new Map(), computed: new Map() };
@@ -231,14 +248,13 @@ export async function loadForSerialization(services: Services, exec: Exec, model
   const waves = new Waves(services, loaded.loader, readLinks);
   for (const row of rows) waves.expand(model, row, opts.depth, true);
   const links = loadLinksAndCounts(services, exec, model, rows, opts, loaded, waves, early);
-  // The top level's computed values need only its rows: read beside the links and the first wave.
-  const computed: ComputedReads = new Map();
-  startComputed(services, exec, model, rows, opts, loaded, computed);
+  const computed = new ComputedReader(services, exec, opts, loaded);
+  computed.start(model, rows);
   const r = linkTargetDepth(opts);
   const fields = topLinkFields(services, model, opts);
-  await Promise.all([links, waves.run(r === null || fields.length === 0 ? undefined : { done: links, reach: waves.linksReach(fields, r) })]);
-  const top = new Set(rows.map((row) => row.id));
-  const below = [...waves.full].map(([m, found]): [ResolvedModel, Row[]] => [m, [...found.values()].filter((row) => m !== model || !top.has(row.id))]);
-  await loadComputed(services, exec, below, opts, loaded, computed);
+  const afterWave = () => computed.startAll(waves.full);
+  await Promise.all([links, waves.run(r === null || fields.length === 0 ? undefined : { done: links, reach: waves.linksReach(fields, r) }, afterWave)]);
+  afterWave();
+  await computed.keep();
   return loaded;
 }
