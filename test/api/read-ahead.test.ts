@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DB_URL, create, makeApp } from '../helpers/app.js';
 import { makeUser } from '../helpers/users.js';
-import { SharedReads } from '../../src/db/dialects/postgres-shared-reads.js';
+import { countBatches } from '../helpers/count-batches.js';
 import type { TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/users.js';
 
@@ -21,20 +21,9 @@ let hidden: any;
 
 /** Batches of shared reads (PostgreSQL round trips) and statements one request costs, and its response. */
 async function cost(url: string, opts: { token?: string; headers?: Record<string, string> } = {}) {
-  const proto = SharedReads.prototype as unknown as { start(this: SharedReads): unknown };
-  const start = proto.start;
-  let batches = 0;
-  proto.start = function (this: SharedReads) {
-    batches += 1;
-    return start.call(this);
-  };
   const before = t.app.services.dialect.queryCount();
-  try {
-    const res = await t.call('GET', url, undefined, opts);
-    return { res, batches, statements: t.app.services.dialect.queryCount() - before };
-  } finally {
-    proto.start = start;
-  }
+  const { result: res, batches } = await countBatches(() => t.call('GET', url, undefined, opts));
+  return { res, batches, statements: t.app.services.dialect.queryCount() - before };
 }
 
 before(async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DB_URL, create, makeApp } from '../helpers/app.js';
-import { SharedReads } from '../../src/db/dialects/postgres-shared-reads.js';
+import { countBatches } from '../helpers/count-batches.js';
 import type { TestApp } from '../helpers/app.js';
 
 /**
@@ -39,28 +39,16 @@ describe('computed values of a page', () => {
   });
 
   it('should read NAT lists beside the links, and below the page with the next wave, on PostgreSQL', { skip: DB_URL.startsWith('postgres') ? false : 'runs with DATABASE_URL=postgres://...' }, async () => {
-    const proto = SharedReads.prototype as unknown as { start(this: SharedReads): unknown };
-    const start = proto.start;
-    let batches = 0;
-    proto.start = function (this: SharedReads) {
-      batches += 1;
-      return start.call(this);
-    };
     const batchesOf = async (path: string) => {
       await t.call('GET', path, undefined, NO_CACHE);
-      batches = 0;
-      const res = await t.call('GET', path, undefined, NO_CACHE);
+      const { result: res, batches } = await countBatches(() => t.call('GET', path, undefined, NO_CACHE));
       assert.equal(res.status, 200);
       return batches;
     };
-    try {
-      // The token with the page and its count; the links and counts with the NAT lists and the namespace.
-      assert.equal(await batchesOf('/api/ipam/ip-addresses/?limit=10'), 2);
-      // The token; the page and its count; the links, counts, NAT lists and the first wave (the
-      // inside address among them); the second wave with the inside address's NAT list.
-      assert.equal(await batchesOf(`/api/ipam/ip-addresses/?id=${outside.id}&depth=1`), 4);
-    } finally {
-      proto.start = start;
-    }
+    // The token with the page and its count; the links and counts with the NAT lists and the namespace.
+    assert.equal(await batchesOf('/api/ipam/ip-addresses/?limit=10'), 2);
+    // The token; the page and its count; the links, counts, NAT lists and the first wave (the
+    // inside address among them); the second wave with the inside address's NAT list.
+    assert.equal(await batchesOf(`/api/ipam/ip-addresses/?id=${outside.id}&depth=1`), 4);
   });
 });
