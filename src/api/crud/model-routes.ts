@@ -12,7 +12,7 @@ import { sendCsvList, sendCsvRows } from '../csv/respond-csv.js';
 import { buildOptions, optionsJsonText } from '../metadata/options.js';
 import { queryParams, requestGeneration, requestUrl, toRequestContext } from '../request-context.js';
 import { pageLinks } from './pagination.js';
-import { parsePaging, readsOnly, serializeOptions } from './query.js';
+import { attempt, parsePaging, readsOnly, serializeOptions } from './query.js';
 import { ResponseCache } from './response-cache.js';
 import { listKey, readDetailAhead, readListAhead, takeReadAhead } from './read-ahead.js';
 import { sendEmpty, sendJsonText } from './respond.js';
@@ -149,15 +149,6 @@ async function detailBody(ctx: Ctx, key: string, rc: RequestContext, params: Par
   early?.read.catch(() => undefined);
   const row = await getRow(services, rc, model, key, params, 'view', services.dialect.db, ahead?.row);
   return serializeOne(services, services.dialect.db, model, row, valid ?? options(), early);
-}
-
-/** What `make` returns, or undefined when it throws. */
-function attempt<T>(make: () => T): T | undefined {
-  try {
-    return make();
-  } catch {
-    return undefined;
-  }
 }
 
 function routeName(model: ResolvedModel, kind: 'list' | 'detail'): string {

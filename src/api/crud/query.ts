@@ -61,3 +61,12 @@ export function serializeOptions(params: Params, baseUrl: string, opts: { method
     ...(isGet && opts.generation ? { generation: opts.generation } : {}),
   };
 }
+
+/** What `make` returns, or undefined when it throws (options a later step validates again, with its error). */
+export function attempt<T>(make: () => T): T | undefined {
+  try {
+    return make();
+  } catch {
+    return undefined;
+  }
+}

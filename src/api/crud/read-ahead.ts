@@ -4,13 +4,12 @@ import { NON_FILTER_PARAMS } from '../../ops/filters/apply.js';
 import { readRowsPage } from '../../ops/read.js';
 import { readLinksAndCounts } from '../../ops/serialize/index.js';
 import { baseUrl, queryParams } from '../request-context.js';
-import { parsePaging, serializeOptions } from './query.js';
+import { attempt, parsePaging, serializeOptions } from './query.js';
 import type { FastifyRequest } from 'fastify';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
 import type { RowsPage } from '../../ops/read.js';
 import type { LinksAndCounts } from '../../ops/serialize/index.js';
 import type { Services } from '../../ops/services.js';
-import type { Params } from './query.js';
 
 /**
  * A GET's first reads started while its reader is still being authenticated (issue 22): on
@@ -43,7 +42,7 @@ export function listKey(limit: number | null, offset: number, sort: string | und
 }
 
 /** Whether the request is a GET this module reads ahead for (JSON: CSV reads otherwise). */
-function readsAhead(req: FastifyRequest, model: ResolvedModel | undefined): model is ResolvedModel {
+function canReadAhead(req: FastifyRequest, model: ResolvedModel | undefined): model is ResolvedModel {
   return !!model && (req.method === 'GET' || req.method === 'HEAD') && !req.wantsCsv;
 }
 
@@ -60,16 +59,11 @@ function quiet<T>(read: Promise<T>): Promise<T> {
  * (exclude_m2m).
  */
 export function readDetailAhead(services: Services, req: FastifyRequest, model: ResolvedModel | undefined): void {
-  if (!readsAhead(req, model)) return;
+  if (!canReadAhead(req, model)) return;
   const id = toRowId(model, (req.params as { key?: string }).key ?? '');
   if (typeof id !== 'string') return;
-  const params = queryParams(req);
-  let options;
-  try {
-    options = serializeOptions(params, baseUrl(req), { method: req.method });
-  } catch {
-    return;
-  }
+  const options = attempt(() => serializeOptions(queryParams(req), baseUrl(req), { method: req.method }));
+  if (!options) return;
   const { db } = services.dialect;
   const links = readLinksAndCounts(services, db, model, [id], options);
   quiet(links.read);
@@ -78,8 +72,8 @@ export function readDetailAhead(services: Services, req: FastifyRequest, model: 
 
 /** Starts the page and count of a list GET of `model` without filters (any other parameter filters). */
 export function readListAhead(services: Services, req: FastifyRequest, model: ResolvedModel | undefined): void {
-  if (!readsAhead(req, model)) return;
-  const params: Params = queryParams(req);
+  if (!canReadAhead(req, model)) return;
+  const params = queryParams(req);
   for (const name of params.keys()) if (!NON_FILTER_PARAMS.has(name)) return;
   const paging = parsePaging(params, services.config);
   const sort = params.get('sort')?.at(-1);
