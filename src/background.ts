@@ -1,6 +1,7 @@
 import { registerEventKinds } from './events/index.js';
 import { OutboxPublisher, publishedListeners } from './events/publisher.js';
 import { QueueRunner } from './queue/index.js';
+import { takeQueued } from './queue/queued-flag.js';
 import { registerJobKinds } from './jobs/queue-kinds.js';
 import type { OutboxSubscriber } from './events/publisher.js';
 import type { Services } from './ops/services.js';
@@ -33,17 +34,21 @@ export async function startBackground(services: Services): Promise<Background> {
   const { queue } = services.config;
   const runner = new QueueRunner(services, { concurrency: queue.concurrency, pollMs: queue.pollMs, leaseMs: queue.leaseMs });
   const publisher = new OutboxPublisher(services, registerKinds(runner, services), queue.pollMs);
+  // The runner looks for work only when this process queued some (queued-flag.ts); other
+  // processes' rows wake it by NOTIFY (PostgreSQL) or its poll.
+  const wakeRunner = () => {
+    if (takeQueued(services.dialect)) runner.wake();
+  };
   // After the current turn of the event loop: the write that committed renders and sends its
   // response first, and publication and delivery (1000 webhook payloads for a bulk create) follow.
   const wake = () => {
     setImmediate(() => {
       publisher.wake();
-      runner.wake();
+      wakeRunner();
     });
   };
   services.committed.add(wake);
   // A publication may have queued deliveries.
-  const wakeRunner = () => runner.wake();
   publishedListeners(services).add(wakeRunner);
   await runner.start();
   await publisher.start();

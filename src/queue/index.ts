@@ -11,7 +11,7 @@ export type { AttemptOutcome, GiveUpContext, GiveUpHook, HandlerContext, KindHan
 export type EnqueueOptions = {
   /**
    * The transaction to enqueue in (the row exists exactly when it commits); without it, the root
-   * handle. Runners in this process wake when a `writeTransaction` commits, or at once without
+   * handle. Runners in this process wake when that `writeTransaction` commits, or at once without
    * `exec`; other processes by NOTIFY on PostgreSQL.
    */
   exec?: Exec;

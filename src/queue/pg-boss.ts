@@ -2,6 +2,7 @@ import PgBoss from 'pg-boss';
 import { CompiledQuery, sql } from 'kysely';
 import { QUEUE_CHANNEL } from './store.js';
 import { declaredQueueKinds } from './kinds.js';
+import { noteQueued } from './queued-flag.js';
 import type { QueueBackend } from './backend.js';
 import type { ClaimedItem, NewItem } from './store.js';
 import type { Exec } from '../db/store.js';
@@ -167,6 +168,7 @@ export async function insertJobs(services: Services, exec: Exec, items: NewItem[
     startAfter: new Date(item.runAfter).toISOString() as unknown as Date, expireInSeconds,
   }));
   for (let start = 0; start < jobs.length; start += 500) await engine.boss.insert(jobs.slice(start, start + 500), { db: executorOf(exec) });
+  noteQueued(services.dialect);
   await services.dialect.notify(exec, QUEUE_CHANNEL);
   return ids;
 }

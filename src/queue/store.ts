@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Exec } from '../db/store.js';
 import type { Dialect } from '../db/dialects/dialect.js';
+import { noteQueued } from './queued-flag.js';
 
 /** The channel a new queue row is announced on (runners listen on it). */
 export const QUEUE_CHANNEL = 'inventory_queue';
@@ -23,6 +24,7 @@ export async function insertItems(dialect: Dialect, exec: Exec, items: NewItem[]
     const inserted = await exec.insertInto('inventory_queue').values(rows.slice(start, start + 500)).returning('id').execute();
     for (const row of inserted) ids.push(Number(row.id));
   }
+  noteQueued(dialect);
   await dialect.notify(exec, QUEUE_CHANNEL);
   return ids;
 }
