@@ -29,7 +29,7 @@ function registerKinds(runner: QueueRunner, services: Services): OutboxSubscribe
   return subscribers;
 }
 
-/** Starts a runner and the publisher over `services`, woken after each commit of this process. */
+/** Starts a runner and the publisher over `services`: the publisher woken after each commit of this process, the runner when it queued rows. */
 export async function startBackground(services: Services): Promise<Background> {
   const { queue } = services.config;
   const runner = new QueueRunner(services, { concurrency: queue.concurrency, pollMs: queue.pollMs, leaseMs: queue.leaseMs });

@@ -103,9 +103,9 @@ export function backoffDelay(backoffMs: number, attempt: number): number {
 /**
  * One worker over the queue table: claims due rows of the kinds it has handlers for, runs them
  * (at most `concurrency` at once), records each outcome, keeps a heartbeat row. Woken at once by
- * `wake()` (after a commit or a publication in this process that queued rows, when a handler ends) and by NOTIFY from other
- * processes on PostgreSQL; otherwise it looks every `pollMs`. Its statements are left out of the
- * request statement counts (`uncounted`).
+ * `wake()` (after a commit or a publication in this process that queued rows, when a handler
+ * ends) and by NOTIFY from other processes on PostgreSQL; otherwise it looks every `pollMs`. Its
+ * statements are left out of the request statement counts (`uncounted`).
  */
 export class QueueRunner {
   readonly id = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
