@@ -34,22 +34,10 @@ after(async () => {
   await receiver.close();
 });
 
-/** Resolves after the next publication of outbox rows (every write's change is published). */
-function published(): Promise<void> {
-  const listeners = publishedListeners(t.app.services);
-  return new Promise((resolve) => {
-    const once = () => {
-      listeners.delete(once);
-      resolve();
-    };
-    listeners.add(once);
-  });
-}
-
 test('writes that queue nothing make the runner claim nothing', async () => {
   const before = claims;
   for (let i = 0; i < 5; i += 1) {
-    const done = published();
+    const done = new Promise<void>((resolve) => publishedListeners(t.app.services).add(resolve));
     await create(t, '/api/tenancy/tenants/', { name: `quiet ${i}` });
     await done;
   }
