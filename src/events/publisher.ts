@@ -12,6 +12,9 @@ export const PUBLISHED_CHANNEL = 'inventory_published';
 /** Rows published per transaction. */
 const BATCH = 500;
 
+/** How soon a publisher tries again when another process holds the publishing lock. */
+const LOCK_RETRY_MS = 100;
+
 /** Published rows older than the retention (OUTBOX_RETENTION_MS) are pruned this often at most. */
 const PRUNE_EVERY_MS = 60_000;
 
@@ -29,9 +32,11 @@ export type OutboxSubscriber = (changes: PublishedChange[], exec: Exec) => Promi
 /**
  * Publishes committed outbox rows, oldest first: gives each its `seq` (the change stream's event
  * id) and hands the batch to the subscribers, in one transaction under a lock (PostgreSQL:
- * `lockScope`; SQLite: one writer), so seqs grow in publication order across processes and a
+ * `tryLockScope`; SQLite: one writer), so seqs grow in publication order across processes and a
  * later commit of the same object always gets a later seq. Runs where a queue runner runs
  * (embedded or `inventory worker`); woken after commits and by NOTIFY, else every `pollMs`.
+ * When another process holds the lock it tries again shortly instead of waiting, so a holder that
+ * is stuck (a paused process) delays publication but never this process's `stop()`.
  * Also prunes published rows past their retention.
  */
 export class OutboxPublisher {
@@ -39,6 +44,7 @@ export class OutboxPublisher {
   private again = false;
   private stopped = false;
   private timer: NodeJS.Timeout | null = null;
+  private retry: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
   private readonly scope = new AsyncResource('outbox-publisher');
   private lastPrune = 0;
@@ -76,6 +82,7 @@ export class OutboxPublisher {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.retry) clearTimeout(this.retry);
     await this.busy;
     await this.pruning;
     await this.unlisten?.();
@@ -97,17 +104,29 @@ export class OutboxPublisher {
   }
 
   private async drain(): Promise<void> {
-    while (!this.stopped && (await this.publishBatch()) === BATCH);
+    while (!this.stopped) {
+      const published = await this.publishBatch();
+      if (published === null) return this.retrySoon();
+      if (published < BATCH) return;
+    }
   }
 
-  /** Publishes up to BATCH pending rows; returns how many. */
-  private async publishBatch(): Promise<number> {
+  private retrySoon(): void {
+    if (this.stopped || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      this.wake();
+    }, LOCK_RETRY_MS).unref();
+  }
+
+  /** Publishes up to BATCH pending rows; returns how many, or null when another process holds the lock. */
+  private async publishBatch(): Promise<number | null> {
     const { dialect, registry } = this.services;
     const changes = registry.get('extras.objectchange');
     const typeColumn = changes.fieldMap.get('changed_object_type')!.column as string;
     const idColumn = changes.fieldMap.get('changed_object_id')!.column as string;
     return dialect.db.transaction().execute(async (trx) => {
-      await dialect.lockScope(trx, 'outbox-publish');
+      if (!(await dialect.tryLockScope(trx, 'outbox-publish'))) return null;
       const pending = await sql<{ id: number; change_id: string; type_id: string; object_id: string; action: string }>`
         SELECT o."id", o."change_id", c.${sql.ref(typeColumn)} AS "type_id", c.${sql.ref(idColumn)} AS "object_id", c."action"
         FROM "inventory_outbox" o JOIN ${sql.table(changes.table)} c ON c."id" = o."change_id"
@@ -126,7 +145,7 @@ export class OutboxPublisher {
       await dialect.notify(trx, PUBLISHED_CHANNEL);
       return pending.rows.length;
     }).then((n) => {
-      if (n > 0) for (const listener of publishedListeners(this.services)) listener();
+      if (n) for (const listener of publishedListeners(this.services)) listener();
       return n;
     });
   }

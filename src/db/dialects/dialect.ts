@@ -119,6 +119,13 @@ export type Dialect = {
    */
   lockScope(trx: Kysely<any>, scope: string): Promise<void>;
   /**
+   * Takes the lock named `scope` until the transaction ends if no other transaction holds it, and
+   * says whether it did; never waits (PostgreSQL: `pg_try_advisory_xact_lock`; SQLite: always
+   * true, BEGIN IMMEDIATE already made this the only writer). For background work that another
+   * process may be doing at the same moment, and that must not wait on a holder that is stuck.
+   */
+  tryLockScope(trx: Kysely<any>, scope: string): Promise<boolean>;
+  /**
    * A SELECT that locks the rows it reads until the transaction ends (FOR UPDATE), where writers
    * are not already serialized: a read-modify-write (a PATCH merging custom fields) then sees the
    * last committed row and no concurrent writer can change it before the write.

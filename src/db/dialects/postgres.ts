@@ -135,6 +135,10 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     lockScope: async (trx, scope) => {
       await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`netsot:${scope}`}, 0))`.execute(trx);
     },
+    tryLockScope: async (trx, scope) => {
+      const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(hashtextextended(${`netsot:${scope}`}, 0)) AS "locked"`.execute(trx);
+      return rows[0]?.locked === true;
+    },
     lockForUpdate: (query) => query.forUpdate() as typeof query,
     async compressFast(table, columns) {
       assertOutsideTransaction();

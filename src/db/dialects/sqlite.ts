@@ -172,6 +172,7 @@ export function createSqliteDialect(file: string, opts: SqliteOptions = {}): Dia
     // Transactions begin IMMEDIATE (sqlite-statements.ts): one writer at a time, in every process.
     lockTable: async () => undefined,
     lockScope: async () => undefined,
+    tryLockScope: async () => true,
     lockForUpdate: (query) => query,
     compressFast: async () => undefined,
     retypeColumns: async () => undefined,
