@@ -40,4 +40,23 @@ describe('GraphQL limits', () => {
     assert.equal(again.body.data, null);
     assert.equal((await post('{ locations(limit: 5) { name parent { name } } }')).body.data.locations.length, 5);
   });
+
+  it('should read no more lists once the budget is spent, however many a query asks for at once', async () => {
+    const dialect = t.app.services.dialect;
+    const aliases = Array.from({ length: 20 }, (_, i) => `a${i}: locations { name }`).join(' ');
+    const start = dialect.queryCount();
+    const res = await post(`{ ${aliases} }`);
+    const atResponse = dialect.queryCount() - start;
+    assert.equal(res.body.data, null);
+    assert.match(res.body.errors[0].message, /GRAPHQL_MAX_NODES/);
+    // The first list brings 9 of the 10 objects allowed, the second the two rows that pass the
+    // limit; the other 18 are never read (before: 40 statements, some after the answer). The rest
+    // are the request's own (the token, on PostgreSQL the schema's generation).
+    assert.ok(atResponse <= 6, `${atResponse} statements`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(dialect.queryCount() - start, atResponse, 'nothing read after the answer');
+    // Lists of a fixed size that fit in the budget together are read together, as before.
+    const fits = await post('{ a: locations(limit: 4) { name } b: locations(limit: 4) { name } }');
+    assert.deepEqual([fits.body.data.a.length, fits.body.data.b.length], [4, 4]);
+  });
 });

@@ -3,6 +3,7 @@ import { NotAuthenticatedError, PermissionDeniedError, ValidationError } from '.
 import { FALSE, TRUE } from '../../db/query/sql-helpers.js';
 import { scopeClause } from '../../ops/read.js';
 import { Batcher } from './batcher.js';
+import { ReadGate } from './read-gate.js';
 import { pyRepr } from '../../ops/references/python-repr.js';
 import type { Clause } from '../../db/query/sql-helpers.js';
 import type { ResolvedModel, Row } from '../../core/registry/types.js';
@@ -31,7 +32,11 @@ export class GqlContext {
   aborted: NodeBudgetError | null = null;
   private readonly scopes = new Map<string, Promise<Clause>>();
 
-  constructor(readonly services: Services, readonly rc: RequestContext, readonly budget: NodeBudget) {}
+  private readonly gate: ReadGate;
+
+  constructor(readonly services: Services, readonly rc: RequestContext, readonly budget: NodeBudget) {
+    this.gate = new ReadGate(budget, () => this.aborted);
+  }
 
   /**
    * The rows of `model` the caller may see that match `params` (the REST list's filters, object
@@ -64,10 +69,9 @@ export class GqlContext {
     if (this.budget.used > this.budget.max) throw this.abort();
   }
 
-  /** How many more rows a read may bring without passing the budget (one more shows that it would). */
-  room(): number {
-    if (this.aborted) throw this.aborted;
-    return Math.max(0, this.budget.max - this.budget.used) + 1;
+  /** Runs a list read once the query's read gate admits it, with the most rows it may bring (read-gate.ts). */
+  withRoom<T>(want: number | null, read: (cap: number) => Promise<T>): Promise<T> {
+    return this.gate.run(want, read);
   }
 
   abort(): NodeBudgetError {

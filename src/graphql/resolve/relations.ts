@@ -99,7 +99,8 @@ function toManyBatch(ctx: GqlContext, relation: ToMany, args: ListArgs, columns:
     // Terms through the parent FK order nothing within one parent's children (and cost a look-up per row).
     const terms = buildOrder(ctx.services.registry, relation.child, undefined).filter((term) => !relation.fk || term.via?.field !== relation.fk);
     const storage = relation.parent.id_type === 'integer' ? 'integer' : 'uuid';
-    return readChildren(ctx, { model: relation.child, link: relation.link, parents, parentStorage: storage, clause, terms, slice, room: ctx.room(), columns });
+    // Per-parent slices leave the whole read's size open: it takes the room left.
+    return ctx.withRoom(null, (room) => readChildren(ctx, { model: relation.child, link: relation.link, parents, parentStorage: storage, clause, terms, slice, room, columns }));
   };
   return { name: `${relation.name} ${JSON.stringify(args)} ${columns?.join(',') ?? '*'}`, run };
 }
