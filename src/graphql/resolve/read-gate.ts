@@ -4,8 +4,8 @@ import type { NodeBudget } from './context.js';
 const MAX_IN_FLIGHT = 4;
 
 /**
- * Admits the list reads of one GraphQL query (issue 22's fault campaign: one query of thousands
- * of aliased lists froze the service). A read starts with the most rows it may bring: what it
+ * Admits the list reads of one GraphQL query (found by probing faults: one query of thousands of
+ * aliased lists froze the service). A read starts with the most rows it may bring: what it
  * wants when that fits in the node budget beside the reads under way, else (and for a read of no
  * fixed size) the room left plus one, one more showing that the budget would be passed, once no
  * other read holds room. So reads started together never bring more rows between them than the
