@@ -35,7 +35,7 @@ export type Config = {
   /** Objects a GraphQL response may hold (0: no maximum). */
   graphqlMaxNodes: number;
   /** Request limits (issue 17): body megabytes, objects per JSON list, rows per CSV import. */
-  limits: { bodyMb: number; bulkItems: number; csvRows: number };
+  limits: { bodyMb: number; bulkItems: number; csvRows: number; responseMb: number };
   /** PostgreSQL: milliseconds any one statement may run before it is cancelled (0: no limit). */
   statementTimeoutMs: number;
   /**
@@ -159,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       bodyMb: toPositive(env.MAX_BODY_MB, 16, 'MAX_BODY_MB'),
       bulkItems: toPositive(env.MAX_BULK_ITEMS, 10000, 'MAX_BULK_ITEMS'),
       csvRows: toPositive(env.MAX_CSV_ROWS, 10000, 'MAX_CSV_ROWS'),
+      responseMb: toInt(env.MAX_RESPONSE_MB, 256, 'MAX_RESPONSE_MB'),
     },
     statementTimeoutMs: toInt(env.STATEMENT_TIMEOUT_MS, 30000, 'STATEMENT_TIMEOUT_MS'),
     queue: {

@@ -11,15 +11,28 @@ const KEPT = 8 * 1024 * 1024;
 /** The share of the buffer a body fills from which it is handed out instead of copied. */
 const HANDED_OUT = 0.75;
 
+/** Thrown when a body grows past the limit its `reset` was given (the body is then dropped). */
+export class TextSinkFull extends Error {
+  constructor(readonly limit: number) {
+    super(`body larger than ${limit} bytes`);
+  }
+}
+
 export class TextSink {
   private buf = Buffer.allocUnsafe(INITIAL);
   private used = 0;
   private pending = '';
+  private limit = Infinity;
 
-  /** Starts a new body (what an unfinished one held is dropped). */
-  reset(): void {
+  /**
+   * Starts a new body of at most `limit` bytes (what an unfinished one held is dropped, and a
+   * buffer it grew past KEPT let go).
+   */
+  reset(limit = Infinity): void {
     this.used = 0;
     this.pending = '';
+    this.limit = limit;
+    if (this.buf.length > KEPT) this.buf = Buffer.allocUnsafe(INITIAL);
   }
 
   add(text: string): void {
@@ -32,6 +45,7 @@ export class TextSink {
     this.room(this.pending.length * 3);
     this.used += this.buf.write(this.pending, this.used);
     this.pending = '';
+    if (this.used > this.limit) throw new TextSinkFull(this.limit);
   }
 
   /** The byte offset the next piece goes to (everything gathered written first). */
@@ -46,6 +60,7 @@ export class TextSink {
     this.room(end - start);
     this.buf.copyWithin(this.used, start, end);
     this.used += end - start;
+    if (this.used > this.limit) throw new TextSinkFull(this.limit);
   }
 
   /**
@@ -71,6 +86,8 @@ export class TextSink {
 
   private room(bytes: number): void {
     if (this.buf.length - this.used >= bytes) return;
+    // Past the limit whatever the text's bytes are (an estimate can be three times them).
+    if (this.used + bytes / 3 > this.limit) throw new TextSinkFull(this.limit);
     let size = this.buf.length * 2;
     while (size < this.used + bytes) size *= 2;
     const bigger = Buffer.allocUnsafe(size);

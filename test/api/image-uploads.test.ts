@@ -12,7 +12,7 @@ let mediaRoot: string;
 let manufacturer: any;
 before(async () => {
   mediaRoot = await mkdtemp(join(tmpdir(), 'media-'));
-  t = await makeApp({ mediaRoot, limits: { bodyMb: 1, bulkItems: 10000, csvRows: 10000 } });
+  t = await makeApp({ mediaRoot, limits: { bodyMb: 1, bulkItems: 10000, csvRows: 10000, responseMb: 256 } });
   manufacturer = await create(t, '/api/dcim/manufacturers/', { name: 'Acme' });
 });
 after(async () => {

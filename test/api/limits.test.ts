@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { makeApp } from '../helpers/app.js';
+import { create, makeApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 
 /** Issue 17, defect 3: request bodies are bounded (bytes, objects, JSON values, CSV rows) and refused with a 413. */
@@ -8,7 +8,7 @@ let t: TestApp;
 let defaults: TestApp;
 
 before(async () => {
-  t = await makeApp({ limits: { bodyMb: 1, bulkItems: 100, csvRows: 50 } });
+  t = await makeApp({ limits: { bodyMb: 1, bulkItems: 100, csvRows: 50, responseMb: 1 } });
   defaults = await makeApp();
 });
 after(async () => {
@@ -90,5 +90,26 @@ describe('the bodies of issue 17 with the default limits', () => {
     assert.equal(res.status, 413, res.raw);
     assert.deepEqual(res.body, { detail: 'A CSV import may carry at most 10000 rows (MAX_CSV_ROWS).' });
     assert.equal(await tenantCount(defaults), 0);
+  });
+});
+
+describe('responses with nested objects over MAX_RESPONSE_MB', () => {
+  it('should refuse a page whose nested objects pass the limit with a 400, and serve it at a smaller depth', async () => {
+    // A chain of 12 locations with 20 kB comments: at depth 10 each embeds up to 10 ancestors (about 2.4 MB).
+    const type = await create(t, '/api/dcim/location-types/', { name: 'Level', nestable: true });
+    let parent: string | null = null;
+    for (let i = 0; i < 12; i += 1) {
+      const location: { id: string } = await create(t, '/api/dcim/locations/', { name: `level-${i}`, location_type: type.id, status: 'Active', parent, comments: 'c'.repeat(20_000) });
+      parent = location.id;
+    }
+    const deep = await t.call('GET', '/api/dcim/locations/?depth=10');
+    assert.equal(deep.status, 400, deep.raw.slice(0, 200));
+    assert.deepEqual(deep.body, { detail: 'The response would be larger than 1 MB (MAX_RESPONSE_MB); ask for a smaller depth or limit.' });
+    const flat = await t.call('GET', '/api/dcim/locations/?depth=1');
+    assert.equal(flat.status, 200);
+    assert.equal(flat.body.results.length, 12);
+    const detail = await t.call('GET', `/api/dcim/locations/${parent}/?depth=10`);
+    assert.equal(detail.status, 200, 'one object with its 10 ancestors stays under 1 MB');
+    assert.equal(detail.body.parent.parent.name, 'level-9');
   });
 });

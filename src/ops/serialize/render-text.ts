@@ -1,5 +1,6 @@
 import { renderRowId } from '../../core/registry/row-id.js';
-import { TextSink } from '../../core/text-sink.js';
+import { BadRequestError } from '../../core/errors.js';
+import { TextSink, TextSinkFull } from '../../core/text-sink.js';
 import { commonEmitter, emitterFor, objectUrl, perShape, renderState, shapeOf, shownFields } from './render.js';
 import type { ResolvedField, ResolvedModel, Row } from '../../core/registry/types.js';
 import type { Services } from '../services.js';
@@ -151,17 +152,29 @@ function writeNested(state: TextState, model: ResolvedModel, row: Row, depth: nu
 /** Rendering is synchronous: one sink (and its buffer) serves every rendering. */
 const SINK = new TextSink();
 
-/** The rows' JSON texts at `opts.depth`, separated by commas, between `head` and `tail`, as bytes. */
+/**
+ * The rows' JSON texts at `opts.depth`, separated by commas, between `head` and `tail`, as bytes.
+ * With nested objects (depth above 0: reads only) the body may hold at most MAX_RESPONSE_MB: a
+ * page of 1 000 interfaces at depth 10 grew past 4 GB, blocking the service for 21 s before it
+ * failed. Past the limit it is a 400 saying so.
+ */
 export function renderJoined(services: Services, loaded: Loaded, model: ResolvedModel, rows: Row[], opts: SerializeOptions, head: string, tail: string): Buffer {
   const state: TextState = { base: renderState(services, loaded, opts), sink: SINK, writers: [new Map(), new Map()], spans: [] };
   const write = writerOf(state, model, true);
-  SINK.reset();
-  SINK.add(head);
-  for (let i = 0; i < rows.length; i += 1) {
-    if (i > 0) SINK.add(',');
-    write(state, rows[i], opts.depth, undefined);
-    SINK.flush();
+  const maxMb = services.config.limits.responseMb;
+  SINK.reset(opts.depth > 0 && maxMb > 0 ? maxMb * 1024 * 1024 : Infinity);
+  try {
+    SINK.add(head);
+    for (let i = 0; i < rows.length; i += 1) {
+      if (i > 0) SINK.add(',');
+      write(state, rows[i], opts.depth, undefined);
+      SINK.flush();
+    }
+    SINK.add(tail);
+    return SINK.take();
+  } catch (err) {
+    if (!(err instanceof TextSinkFull)) throw err;
+    SINK.reset();
+    throw new BadRequestError(`The response would be larger than ${maxMb} MB (MAX_RESPONSE_MB); ask for a smaller depth or limit.`);
   }
-  SINK.add(tail);
-  return SINK.take();
 }
