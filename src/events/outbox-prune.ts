@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { nextTurn } from '../core/next-turn.js';
 import type { Services } from '../ops/services.js';
 
 /**
@@ -26,7 +27,7 @@ export async function pruneOutbox(services: Services, before: number): Promise<n
     const deleted = Number(result.numAffectedRows ?? 0);
     total += deleted;
     if (deleted < limit) return total;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 
