@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../helpers/app.js';
+import { countTurns } from '../helpers/loop-turns.js';
 import type { TestApp } from '../helpers/app.js';
 
 /**
@@ -18,18 +19,7 @@ after(() => t.close());
 
 describe('a CSV export of 1 000 tenants', () => {
   it('should let the event loop turn between its batches, and export every row', async () => {
-    let turns = 0;
-    let done = false;
-    const count = () => {
-      if (done) return;
-      turns += 1;
-      setImmediate(count);
-    };
-    const answer = t.call('GET', '/api/tenancy/tenants/?format=csv', undefined, { headers: { accept: 'text/csv' } }).finally(() => {
-      done = true;
-    });
-    setImmediate(count);
-    const res = await answer;
+    const { result: res, turns } = await countTurns(() => t.call('GET', '/api/tenancy/tenants/?format=csv', undefined, { headers: { accept: 'text/csv' } }));
     assert.equal(res.status, 200);
     const lines = res.raw.trim().split('\n');
     assert.equal(lines.length, 1001);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { create, makeApp } from '../helpers/app.js';
+import { countTurns } from '../helpers/loop-turns.js';
 import type { TestApp } from '../helpers/app.js';
 
 /**
@@ -20,18 +21,7 @@ after(() => t.close());
 describe('a GraphQL query of many lists', () => {
   it('should let the event loop turn between its reads, and answer them all', async () => {
     const aliases = Array.from({ length: 300 }, (_, i) => `a${i}: tenants(limit: 1, offset: ${i % 30}) { name }`).join(' ');
-    let turns = 0;
-    let done = false;
-    const count = () => {
-      if (done) return;
-      turns += 1;
-      setImmediate(count);
-    };
-    const answer = t.call('POST', '/api/graphql/', { query: `{ ${aliases} }` }).finally(() => {
-      done = true;
-    });
-    setImmediate(count);
-    const res = await answer;
+    const { result: res, turns } = await countTurns(() => t.call('POST', '/api/graphql/', { query: `{ ${aliases} }` }));
     assert.equal(res.status, 200);
     assert.equal(res.body.errors, undefined);
     assert.deepEqual(res.body.data.a31, [{ name: 'tenant-01' }]);
