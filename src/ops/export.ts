@@ -95,7 +95,7 @@ async function* keysetIds(b: Batching & { nullsFirst: boolean }): AsyncIterable<
 
 /** Ids in list order, read once as a list page would order them. */
 async function* sortedIds(b: Batching): AsyncIterable<unknown[]> {
-  const page = await readPage({ exec: b.services.dialect.db, model: b.model, where: b.where, terms: b.terms, limit: null, offset: 0, idsOnly: true });
+  const page = await readPage({ exec: b.services.dialect.db, model: b.model, where: b.where, terms: b.terms, limit: null, offset: 0, idsOnly: true, counted: false, rowCount: b.services.dialect.rowCountSql });
   yield page.rows.map((r) => r.id);
 }
 

@@ -47,7 +47,7 @@ export async function listRows(services: Services, rc: RequestContext, model: Re
 export async function readRowsPage(services: Services, model: ResolvedModel, where: Clause, query: Omit<ListQuery, 'params'>): Promise<RowsPage> {
   const terms = buildOrder(services.registry, model, query.sort);
   const read = services.store.pageReader(services.dialect.db, model);
-  const { count, rows } = await readPage({ exec: services.dialect.db, model, where, terms, limit: query.limit, offset: query.offset, shape: `${model.id}|${query.sort ?? ''}`, generation: services.dialect.generationSql, ...(read ? { read } : {}) });
+  const { count, rows } = await readPage({ exec: services.dialect.db, model, where, terms, limit: query.limit, offset: query.offset, shape: `${model.id}|${query.sort ?? ''}`, generation: services.dialect.generationSql, rowCount: services.dialect.rowCountSql, ...(read ? { read } : {}) });
   return { count, rows: read ? (rows as Row[]) : rows.map((r) => services.store.decode(model, r)) };
 }
 

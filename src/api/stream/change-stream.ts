@@ -33,7 +33,7 @@ async function visibleChanges(s: Stream, ids: string[]): Promise<Map<string, unk
   const rc = toRequestContext(req, '');
   const scope = await scopeClause(services, rc, model, params, 'view', services.dialect.db);
   const where = and([scope, () => sql<boolean>`${col(model.table, 'id')} IN (${sql.join(ids)})`]);
-  const page = await readPage({ exec: services.dialect.db, model, where, terms: buildOrder(services.registry, model, undefined), limit: null, offset: 0 });
+  const page = await readPage({ exec: services.dialect.db, model, where, terms: buildOrder(services.registry, model, undefined), limit: null, offset: 0, counted: false });
   const rows = page.rows.map((r) => services.store.decode(model, r));
   const rendered = await serialize(services, services.dialect.db, model, rows, serializeOptions(params, rc.baseUrl, { method: 'GET' }));
   return new Map(rows.map((row, i) => [String(row.id), rendered[i]]));

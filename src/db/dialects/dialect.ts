@@ -109,6 +109,12 @@ export type Dialect = {
    * every start, after the schema is synced. Absent where writes move it anyway (SQLite).
    */
   trackWrites?(tables: readonly string[]): Promise<void>;
+  /**
+   * The exact number of rows of a whole table as an SQL expression without parameters, where the
+   * database keeps it (PostgreSQL, for the tables trackWrites set up: postgres-row-counts.ts);
+   * undefined where `count(*)` must count them.
+   */
+  rowCountSql?(table: string): RawBuilder<number> | undefined;
   /** Locks rows/tables for an allocation in the current transaction, where the database needs it. */
   lockTable(trx: Kysely<any>, table: string): Promise<void>;
   /**

@@ -7,6 +7,7 @@ import { inJsonbOrder } from './jsonb-order.js';
 import { postgresJson } from './postgres-json.js';
 import { withNamedStatements } from './postgres-statements.js';
 import { GENERATION_SQL, trackWrites } from './postgres-generation.js';
+import { countedTables, keepRowCounts, rowCountSql } from './postgres-row-counts.js';
 import { keepStatistics } from './postgres-statistics.js';
 import { SharedReads, sharingReads } from './postgres-shared-reads.js';
 import { directReads } from './postgres-read-rows.js';
@@ -83,6 +84,19 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
   const counter = makeCounter();
   const shared = new SharedReads(pool);
   const db = new GuardedKysely({ dialect: sharingReads(new PostgresDialect({ pool }), shared), log: counter.log });
+  /**
+   * Tables whose row counts triggers keep: set up by trackWrites, or (a process that does not
+   * migrate: WORKERS' forks) read once on first need; until then tables are counted with count(*).
+   */
+  let counted = new Set<string>();
+  let countedRead = false;
+  const rowCountOf = (table: string) => {
+    if (!countedRead) {
+      countedRead = true;
+      countedTables(pool).then((tables) => { if (counted.size === 0) counted = tables; }, () => undefined);
+    }
+    return counted.has(table) ? rowCountSql(table) : undefined;
+  };
   return {
     name: 'postgres',
     db,
@@ -124,10 +138,14 @@ export function createPostgresDialect(url: string, opts: { schema?: string; pool
     // Every write statement on a tracked table bumps a counter in its transaction (postgres-generation.ts).
     freeGeneration: false,
     generationSql: GENERATION_SQL,
+    // Whole tables' exact counts, kept by triggers once trackWrites set them up (postgres-row-counts.ts).
+    rowCountSql: rowCountOf,
     writeGeneration: async () => (await sql<{ g: string }>`SELECT ${GENERATION_SQL} AS g`.execute(db)).rows[0]?.g ?? null,
     trackWrites: async (tables) => {
       assertOutsideTransaction();
       await trackWrites(pool, tables);
+      counted = await keepRowCounts(pool, tables);
+      countedRead = true;
     },
     lockTable: async (trx, table) => {
       await sql`LOCK TABLE ${sql.table(table)} IN SHARE ROW EXCLUSIVE MODE`.execute(trx);

@@ -20,7 +20,13 @@ type Page = { count: number; rows: Raw[] };
  * then computed again only when it moved (`countRow`). `read`: how the statements reading the
  * page's rows are run (Store.pageReader: the rows come back decoded); the driver's rows otherwise.
  */
-export type PageQuery = { exec: Exec; model: ResolvedModel; where: Clause; terms: OrderTerm[]; limit: number | null; offset: number; idsOnly?: boolean; shape?: string; columns?: readonly string[]; generation?: RawBuilder<string>; read?: RowReader };
+export type PageQuery = {
+  exec: Exec; model: ResolvedModel; where: Clause; terms: OrderTerm[]; limit: number | null; offset: number; idsOnly?: boolean; shape?: string; columns?: readonly string[]; generation?: RawBuilder<string>; read?: RowReader;
+  /** A whole table's row count kept by the database (Dialect.rowCountSql), read instead of `count(*)` where given. */
+  rowCount?: (table: string) => RawBuilder<number> | undefined;
+  /** false: the caller needs no count (GraphQL lists), and a plain page reads none. */
+  counted?: boolean;
+};
 
 /** Runs a statement reading rows of the page's model, as SQL text and parameters. */
 export type RowReader = (text: string, params: readonly unknown[]) => Promise<Raw[]>;
@@ -87,6 +93,17 @@ function countOf(q: PageQuery): Select {
   return q.where === TRUE ? count : count.where(q.where);
 }
 
+/** The number of rows of a whole table: the count the database keeps where it keeps one (without reading the rows), else `count(*)`. */
+function tableCount(q: PageQuery, table: string): Select {
+  const kept = q.rowCount?.(table);
+  return kept ? q.exec.selectNoFrom(kept.as('n')) : q.exec.selectFrom(table).select(sql<number>`count(*)`.as('n'));
+}
+
+/** The count of the rows matching the filter; a filter-free list's from the counts the database keeps, where it does. */
+function matchCount(q: PageQuery): Select {
+  return q.where === TRUE ? tableCount(q, q.model.table) : countOf(q);
+}
+
 /** The page's rows, sorted by the database. */
 function sortedRows(q: PageQuery): Promise<Raw[]> {
   const select = () => slicedRows(q, () => q.exec.selectFrom(q.model.table).where(q.where), (outer) => outer, q.terms, q.limit, q.offset);
@@ -119,7 +136,11 @@ function slicedRows(q: PageQuery, from: () => Select, joins: (outer: Select) => 
 
 /** The page and the total count, each in one statement (run concurrently). */
 async function plainPage(q: PageQuery): Promise<Page> {
-  const [counted, rows] = await Promise.all([countRow(q, { n: () => countOf(q) }, 'count'), sortedRows(q)]);
+  if (q.counted === false) {
+    const rows = await sortedRows(q);
+    return { count: rows.length, rows };
+  }
+  const [counted, rows] = await Promise.all([countRow(q, { n: () => matchCount(q) }, 'count'), sortedRows(q)]);
   return { count: Number(counted.n ?? 0), rows };
 }
 
@@ -148,7 +169,8 @@ const [GENERATION, SNAPSHOT] = ['netsot_generation', 'netsot_snapshot'];
  * same one round trip; the count of a 100 000-row table (20-30 ms of server CPU) is skipped.
  */
 async function countRow(q: PageQuery, counts: Record<string, () => Select>, part: string): Promise<Raw> {
-  const key = keyOf(q, part);
+  // Its text differs once the database keeps the table's count (a process that learns it after its first lists).
+  const key = keyOf(q, q.rowCount?.(q.model.table) ? `${part}|kept` : part);
   const names = Object.keys(counts);
   if (!q.generation || key === undefined || insideTransaction()) {
     const query = () => (names.length === 1 ? counts[names[0]]() : q.exec.selectNoFrom(names.map((name) => counts[name]().as(name))));
@@ -194,10 +216,8 @@ type LeadCounts = { total: number; unlinked: number; targets: number };
 
 /** The counts a walk through the lead FK's targets needs, in one statement (every count through an index: `count(fk)` would read the column of every row). */
 async function leadCounts(q: PageQuery, lead: OrderVia): Promise<LeadCounts> {
-  const { exec, model } = q;
-  const fk = col(model.table, lead.field.column as string);
-  const targets = () => exec.selectFrom(lead.target.table).select(sql<number>`count(*)`.as('n'));
-  const counted = await countRow(q, { n: () => countOf(q), z: () => countOf(q).where(fk, 'is', null), t: targets }, 'counts');
+  const fk = col(q.model.table, lead.field.column as string);
+  const counted = await countRow(q, { n: () => matchCount(q), z: () => countOf(q).where(fk, 'is', null), t: () => tableCount(q, lead.target.table) }, 'counts');
   return { total: Number(counted.n ?? 0), unlinked: Number(counted.z ?? 0), targets: Number(counted.t ?? 0) };
 }
 

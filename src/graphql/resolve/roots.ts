@@ -20,7 +20,7 @@ export async function listRoot(ctx: GqlContext, model: ResolvedModel, args: List
   const where = await ctx.scope(model, toParams(args));
   if (where === FALSE) return [];
   const terms = buildOrder(ctx.services.registry, model, undefined);
-  const page = await ctx.withRoom(limit, (cap) => readPage({ exec: ctx.services.dialect.db, model, where, terms, limit: cap, offset, shape: `${model.id}||${columns?.join(',') ?? '*'}`, ...(columns ? { columns } : {}) }));
+  const page = await ctx.withRoom(limit, (cap) => readPage({ exec: ctx.services.dialect.db, model, where, terms, limit: cap, offset, shape: `${model.id}||${columns?.join(',') ?? '*'}`, counted: false, rowCount: ctx.services.dialect.rowCountSql, ...(columns ? { columns } : {}) }));
   const rows = page.rows.map((r) => ctx.services.store.decode(model, r));
   ctx.spend(rows.length);
   return rows;
