@@ -19,6 +19,22 @@ export function collectGarbage(): void {
 }
 
 /**
+ * A full collection that also compacts the old generation, for a quiet moment (idle-collection.ts).
+ * A plain full collection frees dead objects but leaves the pages they shared with live ones
+ * committed: after the bench's phases V8 kept 104-107 MB for 58 MB live. V8 compacts on every
+ * full collection while its `--compact-on-every-full-gc` flag is set, which it reads as each
+ * collection starts; it is set for this one and cleared again.
+ */
+export function compactGarbage(): void {
+  v8.setFlagsFromString('--compact-on-every-full-gc');
+  try {
+    collectGarbage();
+  } finally {
+    v8.setFlagsFromString('--no-compact-on-every-full-gc');
+  }
+}
+
+/**
  * Bounds the JavaScript heap's growth between full collections (HEAP_GROWTH_PERCENT): V8's
  * `--heap-growing-percent`, which it reads at every full collection, so setting it once the
  * process runs acts from the next collection on, in every isolate of the process. 0 leaves V8's

@@ -1,5 +1,5 @@
 import v8 from 'node:v8';
-import { collectGarbage } from '../../core/gc.js';
+import { compactGarbage } from '../../core/gc.js';
 import type { FastifyInstance } from 'fastify';
 
 /** Heap growth since the last quiet-moment collection that makes the next one worth it (bytes). */
@@ -34,7 +34,7 @@ function remember(): void {
 
 function check(): void {
   if (!worthCollecting()) return;
-  collectGarbage();
+  compactGarbage();
   for (const release of state.releasers) release();
   state.collections += 1;
   remember();
@@ -61,7 +61,8 @@ function track(app: FastifyInstance): void {
 /**
  * Gives memory back after a burst of work (IDLE_GC_MS): once no request has been in flight for
  * `quietMs` and the V8 heap's used or committed size has grown by more than 16 MB since the last
- * such collection, one full garbage collection runs (V8 returns the pages it empties) and each
+ * such collection, one full garbage collection that compacts the old generation runs (V8 returns
+ * the pages it empties; core/gc.ts `compactGarbage`) and each
  * app's `releaseMemory` runs (SQLite: the page cache's unused pages, `PRAGMA shrink_memory`).
  * Under load it never runs (V8 collects as usual). It costs one
  * full collection (tens of ms for the service's heap) per quiet moment that follows heavy work,
